@@ -1,0 +1,241 @@
+"""Typed domain objects of a ruleset. Conditions and effect arguments stay as the
+validated YAML mappings: the encoder interprets them, nothing else does."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an element comes from: lines of source.txt and the line in ruleset.yaml."""
+    src: tuple[int, ...]
+    yaml_line: int
+
+    @property
+    def line(self) -> int:
+        return self.src[0] if self.src else 0
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    index: int
+    once: bool
+    where: Where
+
+
+@dataclass(frozen=True)
+class Window:
+    name: str
+    phases: tuple[str, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class Faction:
+    name: str
+    win: dict | None
+    lose: dict | None
+    shares_win: bool
+    where: Where
+
+
+@dataclass(frozen=True)
+class Status:
+    name: str
+    blocks: frozenset[str]
+    except_causes: frozenset[str]
+    permanent: bool
+    negative: bool
+    external: bool
+    where: Where
+
+
+@dataclass(frozen=True)
+class Tag:
+    name: str
+    meaning: str
+    external: bool
+    where: Where
+
+
+@dataclass(frozen=True)
+class Label:
+    name: str
+    implies_labels: tuple[str, ...]
+    implies_statuses: tuple[str, ...]
+    removable: bool
+    where: Where
+
+
+@dataclass(frozen=True)
+class Counter:
+    name: str
+    scope: str
+    initial: int
+    min: int | None
+    max: int | None
+    where: Where
+
+
+@dataclass(frozen=True)
+class Item:
+    name: str
+    count: int
+    where: Where
+
+
+@dataclass
+class Effect:
+    kind: str
+    args: Any
+    guard: dict | None
+    force: bool
+    instead: list["Effect"]
+    where: Where
+    skill: "Skill | None" = None
+    index: int = 0
+
+    @property
+    def uid(self) -> str:
+        return f"{self.skill.uid if self.skill else '?'}#{self.index}"
+
+    @property
+    def is_opaque(self) -> bool:
+        return self.kind == "opaque"
+
+
+@dataclass
+class Skill:
+    name: str
+    owner_role: str | None          # the role that holds it, if any
+    owner: dict | None              # for shared skills: {label: .., faction: ..}
+    timing: tuple[str, ...]
+    tags: tuple[str, ...]
+    uses: dict | None
+    charges: dict | None
+    cooldown: int | None
+    targets: dict | None
+    trigger: dict | None
+    static: bool
+    condition: dict | None
+    effects: list[Effect]
+    where: Where
+    yaml_path: tuple = ()
+
+    @property
+    def uid(self) -> str:
+        return f"{self.owner_role or self.owner_text}/{self.name}"
+
+    @property
+    def owner_text(self) -> str:
+        if self.owner_role:
+            return self.owner_role
+        if not self.owner:
+            return "?"
+        return "+".join(f"{v}" for _, v in sorted(self.owner.items()))
+
+    @property
+    def max_targets(self) -> int:
+        if not self.targets:
+            return 0
+        top = self.targets.get("max", self.targets.get("min", 1))
+        return 99 if top is None else int(top)
+
+    @property
+    def is_opaque(self) -> bool:
+        return any(e.is_opaque for e in self.all_effects()) or _cond_opaque(self.condition)
+
+    def all_effects(self) -> list[Effect]:
+        out: list[Effect] = []
+        for e in self.effects:
+            out.append(e)
+            out.extend(e.instead)
+        return out
+
+
+def _cond_opaque(cond: Any) -> bool:
+    if isinstance(cond, dict):
+        if "opaque" in cond:
+            return True
+        return any(_cond_opaque(v) for v in cond.values())
+    if isinstance(cond, list):
+        return any(_cond_opaque(v) for v in cond)
+    return False
+
+
+@dataclass
+class Role:
+    name: str
+    faction: str
+    strength: float | None
+    count: Any
+    labels: tuple[str, ...]
+    statuses: tuple[str, ...]
+    skills: list[Skill]
+    external: bool
+    created: bool
+    flip_to: str | None
+    assumption: str | None
+    where: Where
+
+
+@dataclass
+class Ruleset:
+    id: str
+    title: str
+    author: str
+    root: str                     # the folder
+    yaml_file: str                # path as given to the user
+    source_file: str
+    source_lines: list[str]
+    raw: dict
+    bounds: dict
+    phases: list[Phase]
+    windows: list[Window]
+    factions: dict[str, Faction]
+    win_priority: tuple[str, ...] | None
+    win_priority_where: Where | None
+    statuses: dict[str, Status]
+    tags: dict[str, Tag]
+    labels: dict[str, Label]
+    counters: dict[str, Counter]
+    items: dict[str, Item]
+    roles: dict[str, Role]
+    skills: list[Skill]           # every skill: role-owned and shared
+    precedence: list[dict]
+    voting: dict | None
+    setup: dict
+    faq: list[dict]
+    externals: list[dict]
+    terms: list[dict]
+    readings: list[dict]
+    assumptions: list[dict]
+    rulings: list[dict]
+    suppressions: list[dict]
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def skill_named(self, name: str) -> list[Skill]:
+        return [s for s in self.skills if s.name == name]
+
+    def window_of(self, phase: str) -> str:
+        for w in self.windows:
+            if phase in w.phases:
+                return w.name
+        return phase
+
+    def effects(self) -> list[Effect]:
+        return [e for s in self.skills for e in s.all_effects()]
+
+    def declared_names(self) -> set[str]:
+        names: set[str] = set()
+        for group in (self.factions, self.statuses, self.tags, self.labels, self.counters, self.items, self.roles):
+            names.update(group)
+        names.update(p.name for p in self.phases)
+        names.update(w.name for w in self.windows)
+        names.update(s.name for s in self.skills)
+        names.update(e["term"] for e in self.externals)
+        names.update(t["name"] for t in self.terms)
+        names.update(self.aliases)
+        return names

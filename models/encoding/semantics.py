@@ -1,0 +1,423 @@
+"""Conditions, filters, numbers and effects as z3 terms over a State.
+
+A binding maps the words of the language (self, target, caster, source, victim) to
+concrete player slots; the rest of the state stays symbolic. Every update is guarded
+by a path condition, so an effect whose `if` is false leaves the state unchanged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from ..domain import Effect, Ruleset
+from .sorts import Sorts, State, StateFactory
+
+# Effect kinds whose result lives outside the modelled state (feedback, uses, targeting):
+# they are semantic, but "changes nothing" must not be concluded from the model.
+UNMODELLED_KINDS = {"info", "refresh_skill", "redirect", "create"}
+COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+class Unbound(Exception):
+    """The text refers to a participant the current scenario does not bind."""
+
+
+@dataclass
+class Semantics:
+    rs: Ruleset
+    sorts: Sorts
+    factory: StateFactory
+    opaque_conditions: dict = field(default_factory=dict)
+
+    @property
+    def ctx(self) -> z3.Context:
+        return self.sorts.ctx
+
+    @property
+    def k(self) -> int:
+        return self.factory.vocab.k
+
+    def true(self) -> z3.BoolRef:
+        return z3.BoolVal(True, self.ctx)
+
+    def false(self) -> z3.BoolRef:
+        return z3.BoolVal(False, self.ctx)
+
+    def canon(self, name: str) -> str:
+        return self.rs.aliases.get(name, name)
+
+    # ---- who ----------------------------------------------------------------------------
+    def slots(self, who: Any, b: dict, st: State) -> list[tuple[int, z3.BoolRef]]:
+        if who is None:
+            who = "target" if "target" in b else "self"
+        if isinstance(who, dict):
+            return [(i, self.filter(who, i, b, st)) for i in range(self.k)]
+        if isinstance(who, str) and who.startswith("holder:"):
+            item = who.split(":", 1)[1]
+            return [(i, st[("item", item)] == i) for i in range(self.k)]
+        if who == "all":
+            return [(i, self.true()) for i in range(self.k)]
+        if who == "killer":
+            who = "source"
+        if who == "owner":
+            who = "self"
+        if who not in b:
+            raise Unbound(who)
+        return [(b[who], self.true())]
+
+    def one(self, who: Any, b: dict, st: State) -> int:
+        got = self.slots(who, b, st)
+        if len(got) != 1:
+            raise Unbound(str(who))
+        return got[0][0]
+
+    # ---- filters and conditions ---------------------------------------------------------
+    def has_status(self, st: State, i: int, s: str) -> z3.BoolRef:
+        return st[("status", i, self.canon(s))]
+
+    def filter(self, f: dict, i: int, b: dict, st: State) -> z3.BoolRef:
+        parts = []
+        for key, val in sorted(f.items()):
+            vals = val if isinstance(val, list) else [val]
+            if key == "alive":
+                parts.append(st[("alive", i)] if val else z3.Not(st[("alive", i)]))
+            elif key == "dead":
+                parts.append(z3.Not(st[("alive", i)]) if val else st[("alive", i)])
+            elif key == "other":
+                if "self" in b and val:
+                    parts.append(self.true() if b["self"] != i else self.false())
+            elif key == "faction":
+                parts.append(z3.Or([st[("faction", i)] == self.sorts.factions[self.canon(v)] for v in vals]))
+            elif key == "not_faction":
+                parts.append(z3.And([st[("faction", i)] != self.sorts.factions[self.canon(v)] for v in vals]))
+            elif key == "initial_faction":
+                parts.append(z3.Or([self.initial_faction(st, i) == self.sorts.factions[self.canon(v)] for v in vals]))
+            elif key == "role":
+                parts.append(z3.Or([st[("role", i)] == self.sorts.roles[self.canon(v)] for v in vals]))
+            elif key == "not_role":
+                parts.append(z3.And([st[("role", i)] != self.sorts.roles[self.canon(v)] for v in vals]))
+            elif key == "has_status":
+                parts.append(z3.And([self.has_status(st, i, v) for v in vals]))
+            elif key == "lacks_status":
+                parts.append(z3.And([z3.Not(self.has_status(st, i, v)) for v in vals]))
+            elif key == "label":
+                parts.append(z3.And([st[("label", i, self.canon(v))] for v in vals]))
+            elif key == "not_label":
+                parts.append(z3.And([z3.Not(st[("label", i, self.canon(v))]) for v in vals]))
+            elif key == "holds":
+                parts.append(z3.And([st[("item", v)] == i for v in vals]))
+        return z3.And(parts) if parts else self.true()
+
+    def initial_faction(self, st: State, i: int) -> z3.ExprRef:
+        term = self.sorts.factions[sorted(self.sorts.factions)[0]]
+        for name, role in sorted(self.rs.roles.items()):
+            term = z3.If(st[("role", i)] == self.sorts.roles[name], self.sorts.factions[self.canon(role.faction)], term)
+        return term
+
+    def num(self, n: Any, b: dict, st: State) -> z3.ArithRef:
+        if isinstance(n, bool):
+            return z3.IntVal(int(n), self.ctx)
+        if isinstance(n, (int, float)):
+            return z3.RealVal(n, self.ctx) if isinstance(n, float) and not n.is_integer() else z3.IntVal(int(n), self.ctx)
+        if not isinstance(n, dict):
+            return z3.IntVal(0, self.ctx)
+        if "count" in n:
+            return z3.Sum([z3.If(self.filter(n["count"], i, b, st), 1, 0) for i in range(self.k)] + [z3.IntVal(0, self.ctx)])
+        if "counter" in n:
+            return self.counter_term(n["counter"], n.get("who"), b, st)
+        if "players" in n:
+            return z3.IntVal(self.k, self.ctx)
+        for op in ("add", "sub", "mul"):
+            if op in n:
+                terms = [self.num(x, b, st) for x in n[op]]
+                out = terms[0]
+                for t in terms[1:]:
+                    out = out + t if op == "add" else out - t if op == "sub" else out * t
+                return out
+        if "div" in n:
+            a, d = (self.num(x, b, st) for x in n["div"])
+            rnd = n.get("round", "floor")
+            if rnd == "ceil":
+                return (a + d - 1) / d
+            if rnd == "nearest":
+                return (2 * a + d) / (2 * d)
+            return a / d
+        if "abs" in n:
+            a = self.num(n["abs"], b, st)
+            return z3.If(a >= 0, a, -a)
+        return z3.IntVal(0, self.ctx)
+
+    def counter_term(self, name: str, who: Any, b: dict, st: State) -> z3.ArithRef:
+        if ("counter", name) in st.terms:
+            return st[("counter", name)]
+        i = self.one(who or "self", b, st)
+        return st[("counter", name, i)]
+
+    def cond(self, c: Any, b: dict, st: State) -> z3.BoolRef:
+        if c is None or c is True:
+            return self.true()
+        if c is False:
+            return self.false()
+        if "all" in c:
+            return z3.And([self.cond(x, b, st) for x in c["all"]] + [self.true()])
+        if "any" in c:
+            return z3.Or([self.cond(x, b, st) for x in c["any"]] + [self.false()])
+        if "not" in c:
+            return z3.Not(self.cond(c["not"], b, st))
+        if "true" in c:
+            return self.true()
+        if "false" in c:
+            return self.false()
+        if "opaque" in c:
+            key = repr(sorted(c.items(), key=repr))
+            if key not in self.opaque_conditions:
+                self.opaque_conditions[key] = z3.Bool(f"opaque_cond_{len(self.opaque_conditions)}", self.ctx)
+            return self.opaque_conditions[key]
+        for key in ("has_status", "faction", "role", "label", "holds"):
+            if key in c:
+                who, name = c[key]
+                flt = {"has_status": {"has_status": name}, "faction": {"faction": name}, "role": {"role": name},
+                       "label": {"label": name}, "holds": {"holds": name}}[key]
+                return z3.Or([z3.And(g, self.filter(flt, i, b, st)) for i, g in self.slots(who, b, st)] + [self.false()])
+        if "alive" in c:
+            return z3.Or([z3.And(g, st[("alive", i)]) for i, g in self.slots(c["alive"], b, st)] + [self.false()])
+        if "is" in c:
+            a, bb = (self.one(x, b, st) for x in c["is"])
+            return self.true() if a == bb else self.false()
+        if "phase" in c:
+            phase = b.get("$phase")
+            if phase is None:
+                return z3.Bool(f"phase_is_{c['phase']}", self.ctx)
+            return self.true() if phase == c["phase"] or self.rs.window_of(phase) == c["phase"] else self.false()
+        if "every" in c:
+            return z3.And([z3.Implies(self.filter(c["every"], i, b, st), self.filter(c.get("satisfies") or {}, i, b, st))
+                           for i in range(self.k)])
+        if "none" in c:
+            return z3.And([z3.Not(self.filter(c["none"], i, b, st)) for i in range(self.k)])
+        op = COMPARE[c.get("op", ">=")]
+        if "count" in c:
+            return op(self.num({"count": c["count"]}, b, st), self.num(c.get("value", 1), b, st))
+        if "counter" in c:
+            return op(self.counter_term(c["counter"], c.get("who"), b, st), self.num(c.get("value", 0), b, st))
+        return self.true()
+
+    # ---- effects -----------------------------------------------------------------------
+    def blocked(self, st: State, i: int, what: str, cause: str | None = None) -> z3.BoolRef:
+        blockers = [s for s in self.rs.statuses.values()
+                    if what in s.blocks and not (cause and cause in s.except_causes)]
+        return z3.Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
+
+    def apply(self, e: Effect, st: State, b: dict, pc: z3.BoolRef | None = None) -> State:
+        pc = self.true() if pc is None else pc
+        if e.guard is not None:
+            pc = z3.And(pc, self.cond(e.guard, b, st))
+        handler = getattr(self, f"_e_{e.kind}", None)
+        new = handler(e, e.args if isinstance(e.args, dict) else {"value": e.args}, st, b, pc) if handler else st
+        for sub in e.instead:
+            new = self.apply(sub, new, b, pc)
+        return new
+
+    def _upd(self, st: State, key, pc, value) -> dict:
+        return {key: z3.If(pc, value, st[key])}
+
+    def _e_set_faction(self, e, a, st, b, pc):
+        to = a.get("to")
+        upd = {}
+        for i, g in self.slots(a.get("who"), b, st):
+            if to in ("$caster", "$self", "$source"):
+                val = st[("faction", self.one(to[1:], b, st))]
+            elif to == "$initial":
+                val = self.initial_faction(st, i)
+            else:
+                val = self.sorts.factions[self.canon(to)]
+            ok = z3.And(pc, g, z3.Not(self.blocked(st, i, "faction_change")))
+            upd |= self._upd(st, ("faction", i), ok, val)
+        return st.set(upd)
+
+    def _status_names(self, name: str) -> list[str]:
+        if name == "$negative":
+            return sorted(s.name for s in self.rs.statuses.values() if s.negative)
+        if name == "$all":
+            return sorted(self.rs.statuses)
+        return [self.canon(name)]
+
+    def _e_grant_status(self, e, a, st, b, pc):
+        upd = {}
+        for i, g in self.slots(a.get("who"), b, st):
+            for s in self._status_names(a["status"]):
+                ok = z3.And(pc, g, z3.Not(self.blocked(st, i, "status_gain")))
+                upd |= self._upd(st, ("status", i, s), ok, self.true())
+        return st.set(upd)
+
+    def _e_remove_status(self, e, a, st, b, pc):
+        upd = {}
+        for i, g in self.slots(a.get("who"), b, st):
+            for s in self._status_names(a["status"]):
+                if not self.rs.statuses[s].permanent:
+                    upd |= self._upd(st, ("status", i, s), z3.And(pc, g), self.false())
+        return st.set(upd)
+
+    def _e_damage(self, e, a, st, b, pc):
+        kind = a.get("kind")
+        upd = {}
+        for i, g in self.slots(a.get("who"), b, st):
+            immune = z3.Or(self.blocked(st, i, "damage", kind), self.blocked(st, i, "out", kind))
+            ok = z3.And(pc, g, st[("alive", i)], z3.Not(immune) if not e.force else self.true())
+            upd |= self._upd(st, ("dying", i), ok, self.true())
+        return st.set(upd)
+
+    def _e_out(self, e, a, st, b, pc):
+        cause = a.get("cause")
+        upd = {}
+        for i, g in self.slots(a.get("who"), b, st):
+            ok = z3.And(pc, g, st[("alive", i)], z3.Not(self.blocked(st, i, "out", cause)) if not e.force else self.true())
+            upd |= self._upd(st, ("alive", i), ok, self.false())
+            upd |= self._upd(st, ("dying", i), ok, self.false())
+        return st.set(upd)
+
+    def _e_prevent_out(self, e, a, st, b, pc):
+        upd = {}
+        for i, g in self.slots(a.get("who", "victim" if "victim" in b else "self"), b, st):
+            upd |= self._upd(st, ("dying", i), z3.And(pc, g), self.false())
+        return st.set(upd)
+
+    def _e_revive(self, e, a, st, b, pc):
+        upd = {}
+        for i, g in self.slots(a.get("who"), b, st):
+            upd |= self._upd(st, ("alive", i), z3.And(pc, g), self.true())
+        return st.set(upd)
+
+    def _e_set_role(self, e, a, st, b, pc):
+        upd = {}
+        to = a.get("to")
+        for i, g in self.slots(a.get("who"), b, st):
+            if to == "$flip":
+                cur = st[("role", i)]
+                val = cur
+                for name, role in sorted(self.rs.roles.items()):
+                    if role.flip_to and role.flip_to in self.sorts.roles:
+                        val = z3.If(cur == self.sorts.roles[name], self.sorts.roles[role.flip_to], val)
+            else:
+                val = self.sorts.roles[self.canon(to)]
+            upd |= self._upd(st, ("role", i), z3.And(pc, g), val)
+        return st.set(upd)
+
+    def _skill_names(self, name: str) -> list[str]:
+        return sorted({s.name for s in self.rs.skills}) if name == "$all" else [name]
+
+    def _e_gain_skill(self, e, a, st, b, pc):
+        upd = {}
+        for i, g in self.slots(a.get("who", "self"), b, st):
+            for sk in self._skill_names(a["skill"]):
+                upd |= self._upd(st, ("lost", i, sk), z3.And(pc, g), self.false())
+        return st.set(upd)
+
+    def _e_lose_skill(self, e, a, st, b, pc):
+        upd = {}
+        for i, g in self.slots(a.get("who", "self"), b, st):
+            for sk in self._skill_names(a["skill"]):
+                upd |= self._upd(st, ("lost", i, sk), z3.And(pc, g), self.true())
+        return st.set(upd)
+
+    def _e_add_label(self, e, a, st, b, pc):
+        upd = {}
+        for i, g in self.slots(a.get("who"), b, st):
+            upd |= self._upd(st, ("label", i, self.canon(a["label"])), z3.And(pc, g), self.true())
+        return st.set(upd)
+
+    def _e_remove_label(self, e, a, st, b, pc):
+        upd = {}
+        lab = self.rs.labels[self.canon(a["label"])]
+        if not lab.removable:
+            return st
+        for i, g in self.slots(a.get("who"), b, st):
+            upd |= self._upd(st, ("label", i, lab.name), z3.And(pc, g), self.false())
+        return st.set(upd)
+
+    def _e_counter(self, e, a, st, b, pc):
+        name = a["name"]
+        key = ("counter", name) if ("counter", name) in st.terms else ("counter", name, self.one(a.get("who", "self"), b, st))
+        cur = st[key]
+        val = self.num(a.get("value", 1), b, st)
+        op = a.get("op", "add")
+        new = {"add": cur + val, "sub": cur - val, "set": val, "halve": cur / 2}.get(op, cur)
+        spec = self.rs.counters[name]
+        if spec.min is not None:
+            new = z3.If(new < spec.min, spec.min, new)
+        return st.set(self._upd(st, key, pc, new))
+
+    def _e_vote_weight(self, e, a, st, b, pc):
+        upd = {}
+        val = self.num(a.get("value", 1), b, st)
+        for i, g in self.slots(a.get("who", "self"), b, st):
+            cur = st[("votes", i)]
+            new = val if a.get("op") == "set" else cur + val
+            if isinstance(new, z3.ArithRef) and new.is_real():
+                new = z3.ToInt(new)
+            upd |= self._upd(st, ("votes", i), z3.And(pc, g), new)
+        return st.set(upd)
+
+    def _e_give_item(self, e, a, st, b, pc):
+        to = self.one(a.get("to", "self"), b, st)
+        return st.set(self._upd(st, ("item", a["item"]), pc, z3.IntVal(to, self.ctx)))
+
+    def _faction_of(self, value: Any, b: dict, st: State) -> list[tuple[str, z3.BoolRef]]:
+        if isinstance(value, str) and value.startswith("$"):
+            i = self.one(value[1:], b, st)
+            return [(f, st[("faction", i)] == c) for f, c in sorted(self.sorts.factions.items())]
+        return [(self.canon(value), self.true())]
+
+    def _e_win(self, e, a, st, b, pc):
+        upd = {}
+        for f, g in self._faction_of(a.get("value", a.get("faction", "$self")), b, st):
+            upd |= self._upd(st, ("win", f), z3.And(pc, g), self.true())
+        return st.set(upd)
+
+    def _e_lose(self, e, a, st, b, pc):
+        upd = {}
+        for f, g in self._faction_of(a.get("value", a.get("faction", "$self")), b, st):
+            upd |= self._upd(st, ("lose", f), z3.And(pc, g), self.true())
+        return st.set(upd)
+
+    def _e_opaque(self, e, a, st, b, pc):
+        upd = {}
+        for w in a.get("writes") or []:
+            for key in self.keys_of(w, st):
+                upd[key] = z3.If(pc, self.factory.havoc(key, st[key]), st[key])
+        return st.set(upd)
+
+    def keys_of(self, word: str, st: State) -> list:
+        """State keys named by an opaque reads/writes word (faction, status:S, counter:C …)."""
+        head, _, arg = word.partition(":")
+        head = {"skills": "lost", "win": "win"}.get(head, head)
+        out = []
+        for key in sorted(st.terms, key=repr):
+            if key[0] != head:
+                continue
+            if arg and head in ("status", "label", "counter", "item", "lost") and key[1 if head in ("counter", "item") else 2] != arg:
+                continue
+            out.append(key)
+        return out
+
+
+def writes_of(e: Effect) -> set[str]:
+    """The kinds of state an effect may write, for cheap candidate filtering."""
+    kind = e.kind
+    a = e.args if isinstance(e.args, dict) else {}
+    table = {
+        "set_faction": {"faction"}, "grant_status": {f"status:{a.get('status')}"},
+        "remove_status": {f"status:{a.get('status')}"}, "damage": {"dying"}, "out": {"alive", "dying"},
+        "prevent_out": {"dying"}, "revive": {"alive"}, "set_role": {"role"}, "gain_skill": {"lost"},
+        "lose_skill": {"lost"}, "add_label": {f"label:{a.get('label')}"}, "remove_label": {f"label:{a.get('label')}"},
+        "counter": {f"counter:{a.get('name')}"}, "vote_weight": {"votes"}, "give_item": {f"item:{a.get('item')}"},
+        "win": {"win"}, "lose": {"lose"},
+    }
+    if kind == "opaque":
+        return set(a.get("writes") or [])
+    out = set(table.get(kind, set()))
+    for sub in e.instead:
+        out |= writes_of(sub)
+    return out

@@ -1,0 +1,63 @@
+"""The one place that calls z3's check(): deterministic seeds, a per-query rlimit,
+verdicts, and an optional .smt2 dump of every query."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import z3
+
+
+@dataclass
+class Answer:
+    status: str                 # "sat" | "unsat" | "unknown"
+    model: z3.ModelRef | None = None
+    reason: str = ""
+    core: list[str] = field(default_factory=list)
+
+    @property
+    def sat(self) -> bool:
+        return self.status == "sat"
+
+    @property
+    def unsat(self) -> bool:
+        return self.status == "unsat"
+
+
+@dataclass
+class SolverStats:
+    queries: int = 0
+    unknown: int = 0
+    by_purpose: dict = field(default_factory=dict)
+
+
+class Solver:
+    def __init__(self, ctx: z3.Context, rlimit: int, dump_dir: str | None = None):
+        self.ctx = ctx
+        self.rlimit = rlimit
+        self.dump_dir = dump_dir or os.environ.get("VERIFIER_DUMP_SMT2")
+        self.stats = SolverStats()
+
+    def check(self, constraints: list, purpose: str, tracked: dict[str, z3.BoolRef] | None = None,
+              rlimit: int | None = None) -> Answer:
+        s = z3.Solver(ctx=self.ctx)
+        s.set("random_seed", 0)
+        s.set("rlimit", int(rlimit or self.rlimit))
+        s.set("timeout", 120_000)  # wall-clock safety net only; the budget is the rlimit
+        s.add(*constraints)
+        for name, lit in sorted((tracked or {}).items()):
+            s.assert_and_track(lit, z3.Bool(f"track::{name}", self.ctx))
+        self.stats.queries += 1
+        self.stats.by_purpose[purpose] = self.stats.by_purpose.get(purpose, 0) + 1
+        if self.dump_dir:
+            os.makedirs(self.dump_dir, exist_ok=True)
+            with open(os.path.join(self.dump_dir, f"{self.stats.queries:05d}_{purpose}.smt2"), "w") as fh:
+                fh.write(s.to_smt2())
+        result = s.check()
+        if result == z3.sat:
+            return Answer("sat", s.model())
+        if result == z3.unsat:
+            core = sorted(str(c).removeprefix("track::") for c in s.unsat_core()) if tracked else []
+            return Answer("unsat", core=core)
+        self.stats.unknown += 1
+        return Answer("unknown", reason=s.reason_unknown())

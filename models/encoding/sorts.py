@@ -1,0 +1,128 @@
+"""z3 sorts and the symbolic game state over k player slots.
+
+This package is the only code that imports z3. A state is an immutable mapping from
+variable keys to z3 terms; effects return new states that share unchanged terms.
+Keys: ("faction", i) ("role", i) ("alive", i) ("dying", i) ("status", i, S) ("label", i, L)
+("lost", i, skill) ("counter", C) / ("counter", C, i) ("item", I) ("win", F) ("lose", F)
+("votes", i).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import z3
+
+from ..domain import Ruleset
+
+Key = tuple
+
+
+@dataclass
+class Sorts:
+    ctx: z3.Context
+    faction: z3.DatatypeSortRef
+    factions: dict[str, z3.ExprRef]
+    role: z3.DatatypeSortRef
+    roles: dict[str, z3.ExprRef]
+
+    def faction_name(self, term: z3.ExprRef) -> str:
+        for name, const in self.factions.items():
+            if z3.eq(const, term):
+                return name
+        return str(term)
+
+    def role_name(self, term: z3.ExprRef) -> str:
+        for name, const in self.roles.items():
+            if z3.eq(const, term):
+                return name
+        return str(term)
+
+
+def make_sorts(rs: Ruleset, ctx: z3.Context) -> Sorts:
+    fnames = sorted(rs.factions)
+    fsort, fconsts = z3.EnumSort("Faction", [f"F{i}" for i in range(len(fnames))], ctx=ctx)
+    rnames = sorted(rs.roles) or ["_none"]
+    rsort, rconsts = z3.EnumSort("Role", [f"R{i}" for i in range(len(rnames))], ctx=ctx)
+    return Sorts(ctx, fsort, dict(zip(fnames, fconsts)), rsort, dict(zip(rnames, rconsts)))
+
+
+@dataclass
+class Vocabulary:
+    """Which variables exist for this ruleset (sorted for determinism)."""
+    k: int
+    statuses: list[str]
+    labels: list[str]
+    skills: list[str]
+    global_counters: list[str]
+    player_counters: list[str]
+    items: list[str]
+    factions: list[str]
+
+    @staticmethod
+    def of(rs: Ruleset, k: int) -> "Vocabulary":
+        gc = sorted(c.name for c in rs.counters.values() if c.scope != "per_player")
+        pc = sorted(c.name for c in rs.counters.values() if c.scope == "per_player")
+        return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
+                          sorted(rs.items), sorted(rs.factions))
+
+
+@dataclass(frozen=True)
+class State:
+    terms: dict
+    fresh: int = 0
+
+    def __getitem__(self, key: Key) -> z3.ExprRef:
+        return self.terms[key]
+
+    def get(self, key: Key, default=None):
+        return self.terms.get(key, default)
+
+    def set(self, updates: dict) -> "State":
+        if not updates:
+            return self
+        merged = dict(self.terms)
+        merged.update(updates)
+        return State(merged, self.fresh)
+
+    def keys(self) -> Iterator[Key]:
+        return iter(sorted(self.terms, key=repr))
+
+
+@dataclass
+class StateFactory:
+    sorts: Sorts
+    vocab: Vocabulary
+    counter: int = 0
+    havoc_count: int = field(default=0)
+
+    def fresh_state(self, prefix: str) -> State:
+        ctx, v = self.sorts.ctx, self.vocab
+        t: dict = {}
+        for i in range(v.k):
+            t[("role", i)] = z3.Const(f"{prefix}_role_{i}", self.sorts.role)
+            t[("faction", i)] = z3.Const(f"{prefix}_faction_{i}", self.sorts.faction)
+            t[("alive", i)] = z3.Bool(f"{prefix}_alive_{i}", ctx)
+            t[("dying", i)] = z3.Bool(f"{prefix}_dying_{i}", ctx)
+            t[("votes", i)] = z3.Int(f"{prefix}_votes_{i}", ctx)
+            for s in v.statuses:
+                t[("status", i, s)] = z3.Bool(f"{prefix}_st_{i}_{s}", ctx)
+            for lab in v.labels:
+                t[("label", i, lab)] = z3.Bool(f"{prefix}_lb_{i}_{lab}", ctx)
+            for sk in v.skills:
+                t[("lost", i, sk)] = z3.Bool(f"{prefix}_lost_{i}_{sk}", ctx)
+            for c in v.player_counters:
+                t[("counter", c, i)] = z3.Int(f"{prefix}_ct_{c}_{i}", ctx)
+        for c in v.global_counters:
+            t[("counter", c)] = z3.Int(f"{prefix}_ct_{c}", ctx)
+        for it in v.items:
+            t[("item", it)] = z3.Int(f"{prefix}_item_{it}", ctx)
+        for f in v.factions:
+            t[("win", f)] = z3.Bool(f"{prefix}_win_{f}", ctx)
+            t[("lose", f)] = z3.Bool(f"{prefix}_lose_{f}", ctx)
+        return State(t)
+
+    def havoc(self, key: Key, like: z3.ExprRef) -> z3.ExprRef:
+        """A fresh unknown value for a variable an opaque effect writes."""
+        self.havoc_count += 1
+        return z3.FreshConst(like.sort(), prefix=f"havoc_{key[0]}")

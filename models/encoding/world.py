@@ -1,0 +1,274 @@
+"""The encoded world of one ruleset: sorts, states, what a reachable state may look
+like (a sound over-approximation), who holds a skill, and a skill's transition."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import z3
+
+from ..domain import Ruleset, Skill
+from .semantics import Semantics, Unbound, writes_of
+from .sorts import State, StateFactory, Vocabulary, make_sorts
+
+ACTIVE_WHO = ("self", "target")
+
+
+@dataclass
+class Binding:
+    """Concrete slots for the words of a skill: self, targets, and trigger participants."""
+    self_slot: int
+    targets: tuple[int, ...] = ()
+    others: tuple[tuple[str, int], ...] = ()   # caster / source / victim
+
+    def as_dict(self, target: int | None = None) -> dict:
+        d = {"self": self.self_slot, **dict(self.others)}
+        if target is not None:
+            d["target"] = target
+        elif self.targets:
+            d["target"] = self.targets[0]
+        return d
+
+
+class World:
+    def __init__(self, rs: Ruleset, k: int | None = None):
+        self.rs = rs
+        self.k = k or int(rs.bounds["players"])
+        self.ctx = z3.Context()
+        self.sorts = make_sorts(rs, self.ctx)
+        self.vocab = Vocabulary.of(rs, self.k)
+        self.factory = StateFactory(self.sorts, self.vocab)
+        self.sem = Semantics(rs, self.sorts, self.factory)
+        self._states = 0
+
+    def state(self, prefix: str = "s") -> State:
+        self._states += 1
+        return self.factory.fresh_state(f"{prefix}{self._states}")
+
+    def T(self):
+        return z3.BoolVal(True, self.ctx)
+
+    # ---- static facts of the ruleset ------------------------------------------------------
+    @cached_property
+    def produced(self) -> dict[str, set]:
+        """What effects anywhere in the ruleset can produce, per kind."""
+        out: dict[str, set] = {"faction": set(), "status": set(), "label": set(), "role": set(), "lost": set(),
+                               "any_faction": set(), "any_status": set()}
+        for e in self.rs.effects():
+            a = e.args if isinstance(e.args, dict) else {}
+            if e.kind == "set_faction":
+                to = a.get("to")
+                (out["any_faction"] if str(to).startswith("$") else out["faction"]).add(self.sem.canon(str(to)))
+            elif e.kind == "grant_status":
+                out["status"].update(self.sem._status_names(a.get("status", "")))
+            elif e.kind == "add_label":
+                out["label"].add(self.sem.canon(a.get("label", "")))
+            elif e.kind in ("set_role", "create"):
+                out["role"].add(a.get("to") or a.get("role"))
+            elif e.kind == "lose_skill":
+                out["lost"].update(self.sem._skill_names(a.get("skill", "")))
+            elif e.kind == "opaque":
+                for word in a.get("writes") or []:
+                    head, _, arg = word.partition(":")
+                    if head == "faction":
+                        out["any_faction"].add("*")
+                    elif head == "status":
+                        out["status" if arg else "any_status"].add(arg or "*")
+                    elif head == "label" and arg:
+                        out["label"].add(arg)
+                    elif head == "role":
+                        out["role"].add("*")
+                    elif head == "skills":
+                        out["lost"].add("*")
+        for role in self.rs.roles.values():
+            out["status"].update(self.sem.canon(s) for s in role.statuses)
+            out["label"].update(self.sem.canon(x) for x in role.labels)
+        for lab in self.rs.labels.values():
+            out["status"].update(self.sem.canon(s) for s in lab.implies_statuses)
+            out["label"].update(self.sem.canon(x) for x in lab.implies_labels)
+        if "$flip" in out["role"]:
+            out["role"].update(r.flip_to for r in self.rs.roles.values() if r.flip_to)
+        return out
+
+    def role_present(self, name: str) -> bool:
+        role = self.rs.roles[name]
+        if role.created or (role.count == 0):
+            return name in self.produced["role"] or "*" in self.produced["role"]
+        return True
+
+    def role_fixed(self, name: str) -> bool:
+        """True when a slot with this role has held it since the start of the game."""
+        return name not in self.produced["role"] and "*" not in self.produced["role"] and "$flip" not in self.produced["role"]
+
+    def initial_statuses(self, role_name: str) -> set[str]:
+        role = self.rs.roles[role_name]
+        out = {self.sem.canon(s) for s in role.statuses}
+        for lab in self.initial_labels(role_name):
+            out.update(self.sem.canon(s) for s in self.rs.labels[lab].implies_statuses)
+        return out
+
+    def initial_labels(self, role_name: str) -> set[str]:
+        todo = [self.sem.canon(x) for x in self.rs.roles[role_name].labels]
+        seen: set[str] = set()
+        while todo:
+            lab = todo.pop()
+            if lab in seen or lab not in self.rs.labels:
+                continue
+            seen.add(lab)
+            todo.extend(self.sem.canon(x) for x in self.rs.labels[lab].implies_labels)
+        return seen
+
+    # ---- states ---------------------------------------------------------------------------
+    def realizable(self, st: State) -> list[z3.BoolRef]:
+        """Constraints every reachable state satisfies (an over-approximation)."""
+        sem, sorts, prod = self.sem, self.sorts, self.produced
+        cs: list[z3.BoolRef] = []
+        present = [r for r in sorted(self.rs.roles) if self.role_present(r)]
+        for i in range(self.k):
+            role = st[("role", i)]
+            cs.append(z3.Or([role == sorts.roles[r] for r in present]))
+            cs.append(st[("votes", i)] >= 0)
+            any_faction = bool(prod["any_faction"])
+            if not any_faction:
+                allowed = [sorts.factions[f] for f in sorted(prod["faction"]) if f in sorts.factions]
+                cs.append(z3.Or([st[("faction", i)] == sem.initial_faction(st, i)] +
+                                [st[("faction", i)] == f for f in allowed]))
+            for s in self.vocab.statuses:
+                if s not in prod["status"] and not prod["any_status"]:
+                    cs.append(z3.Not(st[("status", i, s)]))
+            for lab in self.vocab.labels:
+                if lab not in prod["label"]:
+                    cs.append(z3.Not(st[("label", i, lab)]))
+                spec = self.rs.labels[lab]
+                for s in spec.implies_statuses:
+                    cs.append(z3.Implies(st[("label", i, lab)], st[("status", i, sem.canon(s))]))
+                for sub in spec.implies_labels:
+                    cs.append(z3.Implies(st[("label", i, lab)], st[("label", i, sem.canon(sub))]))
+            for sk in self.vocab.skills:
+                if sk not in prod["lost"] and "*" not in prod["lost"] and "$all" not in prod["lost"]:
+                    cs.append(z3.Not(st[("lost", i, sk)]))
+            for rname in present:
+                if not self.role_fixed(rname):
+                    continue
+                is_r = role == sorts.roles[rname]
+                for s in sorted(self.initial_statuses(rname)):
+                    if self.rs.statuses[s].permanent:
+                        cs.append(z3.Implies(is_r, st[("status", i, s)]))
+                        if "faction_change" in self.rs.statuses[s].blocks:
+                            cs.append(z3.Implies(is_r, st[("faction", i)] == sorts.factions[sem.canon(self.rs.roles[rname].faction)]))
+                for lab in sorted(self.initial_labels(rname)):
+                    if not self.rs.labels[lab].removable:
+                        cs.append(z3.Implies(is_r, st[("label", i, lab)]))
+        for rname in present:
+            role = self.rs.roles[rname]
+            if isinstance(role.count, int) and self.role_fixed(rname):
+                cs.append(z3.Sum([z3.If(st[("role", i)] == sorts.roles[rname], 1, 0) for i in range(self.k)]) <= role.count)
+        for name in self.vocab.global_counters + self.vocab.player_counters:
+            spec = self.rs.counters[name]
+            keys = [k for k in st.terms if k[0] == "counter" and k[1] == name]
+            for key in keys:
+                if spec.min is not None:
+                    cs.append(st[key] >= spec.min)
+                if spec.max is not None:
+                    cs.append(st[key] <= spec.max)
+        for it in self.vocab.items:
+            cs.append(z3.And(st[("item", it)] >= -1, st[("item", it)] < self.k))
+        for f in self.vocab.factions:
+            cs.append(z3.Not(st[("win", f)]))
+            cs.append(z3.Not(st[("lose", f)]))
+        return cs
+
+    def initial(self, st: State) -> list[z3.BoolRef]:
+        """The start of a game: every slot as dealt."""
+        sem, sorts = self.sem, self.sorts
+        cs = self.realizable(st)
+        dealt = [r for r in sorted(self.rs.roles) if not self.rs.roles[r].created and self.rs.roles[r].count != 0]
+        for i in range(self.k):
+            role = st[("role", i)]
+            cs.append(z3.Or([role == sorts.roles[r] for r in dealt]))
+            cs.append(st[("alive", i)])
+            cs.append(z3.Not(st[("dying", i)]))
+            cs.append(st[("faction", i)] == sem.initial_faction(st, i))
+            cs.append(st[("votes", i)] == 1)
+            for s in self.vocab.statuses:
+                having = [r for r in dealt if s in self.initial_statuses(r)]
+                cs.append(st[("status", i, s)] == z3.Or([role == sorts.roles[r] for r in having] + [z3.BoolVal(False, self.ctx)]))
+            for lab in self.vocab.labels:
+                having = [r for r in dealt if lab in self.initial_labels(r)]
+                cs.append(st[("label", i, lab)] == z3.Or([role == sorts.roles[r] for r in having] + [z3.BoolVal(False, self.ctx)]))
+            for sk in self.vocab.skills:
+                cs.append(z3.Not(st[("lost", i, sk)]))
+        for name in self.vocab.global_counters + self.vocab.player_counters:
+            for key in [k for k in st.terms if k[0] == "counter" and k[1] == name]:
+                cs.append(st[key] == self.rs.counters[name].initial)
+        for it in self.vocab.items:
+            cs.append(st[("item", it)] == -1)
+        return cs
+
+    # ---- skills -----------------------------------------------------------------------------
+    def holds(self, st: State, i: int, skill: Skill) -> z3.BoolRef:
+        sem, sorts = self.sem, self.sorts
+        lost = z3.Not(st[("lost", i, skill.name)])
+        if skill.owner_role:
+            return z3.And(st[("role", i)] == sorts.roles[skill.owner_role], lost)
+        parts = []
+        for key, val in sorted((skill.owner or {}).items()):
+            if key == "label":
+                parts.append(st[("label", i, sem.canon(val))])
+            elif key == "faction":
+                parts.append(st[("faction", i)] == sorts.factions[sem.canon(val)])
+            elif key == "status":
+                parts.append(st[("status", i, sem.canon(val))])
+            elif key == "item":
+                parts.append(st[("item", val)] == i)
+            elif key == "role":
+                parts.append(st[("role", i)] == sorts.roles[sem.canon(val)])
+        return z3.And(parts + [lost])
+
+    def can_hold(self, skill: Skill) -> list[str]:
+        """Roles whose slots may hold the skill (for scenario text); [] for shared skills."""
+        return [skill.owner_role] if skill.owner_role else []
+
+    def enabled(self, st: State, skill: Skill, b: Binding) -> z3.BoolRef:
+        """The skill may be used / fire with this binding in state st."""
+        sem = self.sem
+        parts = [self.holds(st, b.self_slot, skill)]
+        trig = skill.trigger or {}
+        if not trig or trig.get("event") not in ("went_out", "about_to_go_out"):
+            if not (trig.get("event") == "targeted"):
+                parts.append(st[("alive", b.self_slot)])
+        if z3.is_true(z3.simplify(parts[0])) is False:
+            pass
+        if skill.targets:
+            f = skill.targets.get("filter") or {}
+            for t in b.targets:
+                parts.append(sem.filter(f, t, b.as_dict(t), st))
+        if skill.condition:
+            parts.append(sem.cond(skill.condition, b.as_dict(), st))
+        if "skills" in self.blockers_of("skills"):
+            pass
+        block = sem.blocked(st, b.self_slot, "skills")
+        if not trig:
+            parts.append(z3.Not(block))
+        return z3.And(parts)
+
+    def blockers_of(self, what: str) -> set[str]:
+        return {s.name for s in self.rs.statuses.values() if what in s.blocks}
+
+    def run(self, st: State, skill: Skill, b: Binding) -> State:
+        """The state after the skill resolves with binding b (targets in order)."""
+        targets = b.targets or (None,)
+        for t in targets:
+            bd = b.as_dict(t)
+            for e in skill.effects:
+                st = self.sem.apply(e, st, bd)
+        return st
+
+    def writes(self, skill: Skill) -> set[str]:
+        out: set[str] = set()
+        for e in skill.effects:
+            out |= writes_of(e)
+        return out
+
+
+__all__ = ["World", "Binding", "Unbound"]

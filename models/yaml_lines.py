@@ -1,0 +1,76 @@
+"""Load YAML into plain Python data while remembering the line of every node.
+
+PyYAML's safe composer builds nodes with marks; we walk them ourselves so that no
+tag can construct an arbitrary object (nothing in a ruleset is ever executed).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+Path = tuple  # a JSON-pointer-like tuple of keys / indexes
+
+
+@dataclass(frozen=True)
+class LoadError(Exception):
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+_SAFE = yaml.constructor.SafeConstructor()
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    # The safe constructor only knows plain types (str, int, float, bool, null, dates).
+    value = _SAFE.construct_object(node)
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def load_with_lines(text: str, file: str) -> tuple[Any, dict[Path, int]]:
+    """Return (data, lines) where lines maps each node's path to its 1-based line."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise LoadError(file, line, f"YAML 语法错误: {problem}") from None
+    lines: dict[Path, int] = {}
+
+    def walk(node: yaml.Node, path: Path) -> Any:
+        lines[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag.startswith("!") :
+                raise LoadError(file, lines[path], f"不允许的 YAML 标签 {node.tag}")
+            return _scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            return [walk(child, path + (i,)) for i, child in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise LoadError(file, key_node.start_mark.line + 1, "映射的键必须是字符串")
+                key = str(key_node.value)
+                if key in out:
+                    raise LoadError(file, key_node.start_mark.line + 1, f"重复的键 '{key}'")
+                out[key] = walk(value_node, path + (key,))
+            return out
+        raise LoadError(file, lines[path], "无法识别的 YAML 节点")
+
+    if root is None:
+        raise LoadError(file, 1, "文件为空：需要一个 ruleset 映射")
+    return walk(root, ()), lines
+
+
+def line_of(lines: dict[Path, int], path: Path) -> int:
+    """The line of the deepest known ancestor of path."""
+    path = tuple(path)
+    while path not in lines and path:
+        path = path[:-1]
+    return lines.get(path, 1)

@@ -1,0 +1,136 @@
+"""Checks on the source text itself: undefined bracket terms, passages that disagree,
+and the assumptions we had to make about external terms."""
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from ..findings import Finding, Location
+from .base import Analysis, Context
+
+BRACKETS = re.compile(r"【([^【】]{1,30})】|\[([^\[\]]{1,30})\]|<([^<>]{1,30})>|〖([^〖〗]{1,30})〗|［([^［］]{1,30})］|＜([^＜＞]{1,30})＞")
+SPLIT = re.compile(r"[，,、/／]")
+HEADER_LINES = 1  # line 1 of source.txt is our header, not the author's text
+
+
+def bracket_terms(lines: list[str]) -> dict[str, list[int]]:
+    """Every bracketed term of the source and the lines it appears on."""
+    found: dict[str, list[int]] = {}
+    for no, line in enumerate(lines, start=1):
+        if no <= HEADER_LINES:
+            continue
+        for m in BRACKETS.finditer(line):
+            raw = next(g for g in m.groups() if g is not None).strip()
+            for part in SPLIT.split(raw):
+                part = part.strip()
+                if part:
+                    found.setdefault(part, [])
+                    if no not in found[part]:
+                        found[part].append(no)
+    return found
+
+
+class UndefinedReference(Analysis):
+    """A term the source writes in brackets (【】 [] <> 〖〗) that the ruleset neither defines
+    nor declares as an external term. In a game, players argue about what it means.
+    Example: a skill says "若该角色不为【X】目标" but nothing is called X.
+    Fix: rename to the defined term, or define it. Limits: terms of 1–30 characters."""
+    kind = "undefined-reference"
+    summary = "括号中的术语既未定义也未声明为外部术语"
+    severity = "warning"
+    decides_by = "text"
+
+    def run(self, cx: Context) -> Iterator[Finding]:
+        declared = cx.rs.declared_names()
+        charge_lines = {line for s in cx.rs.skills if s.charges for line in s.where.src}
+        tag_names = set(cx.rs.tags)
+        for term, lines in sorted(bracket_terms(cx.rs.source_lines).items(), key=lambda kv: (kv[1][0], kv[0])):
+            if term in declared:
+                continue
+            if term.isdigit() and any(line in charge_lines for line in lines):
+                continue
+            stem = term.rstrip("0123456789")
+            if stem != term and stem in tag_names:
+                continue
+            yield Finding(
+                kind=self.kind, severity=self.severity, verdict="proved", subjects=(term,),
+                message=f"术语「{term}」在原文中以括号标出（第{'、'.join(map(str, lines[:5]))}行），但规则中没有任何地方定义它。",
+                message_en=f"The bracketed term '{term}' is used but never defined.",
+                locations=tuple(Location(cx.rs.source_file, ln) for ln in lines[:5]),
+                scenario=None, key=(term,),
+            )
+
+
+def _norm(value) -> str:
+    if isinstance(value, list):
+        return "、".join(sorted(str(v) for v in value))
+    return str(value)
+
+
+class InconsistentText(Analysis):
+    """Two passages of the source say different things about one element (the encoding
+    records both readings). Example: a table says 夜晚3 while the FAQ says 夜晚2.
+    Fix: make the passages agree. Limits: only the readings the encoding records."""
+    kind = "inconsistent-text"
+    summary = "原文两处对同一元素的说法不一致"
+    severity = "warning"
+    decides_by = "text"
+
+    def run(self, cx: Context) -> Iterator[Finding]:
+        for i, r in enumerate(cx.rs.readings):
+            values = [_norm(x["value"]) for x in r["readings"]]
+            if len(set(values)) < 2:
+                continue
+            where = [cx.src_where(x["src"]) for x in r["readings"]]
+            field_zh = r.get("field", "内容")
+            outcomes = [f"读法{j + 1}（第{'、'.join(map(str, w.src))}行）：{v}" + (f"——{x['text']}" if x.get("text") else "")
+                        for j, (v, w, x) in enumerate(zip(values, where, r["readings"]))]
+            yield Finding(
+                kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(r["element"],),
+                message=f"原文对「{r['element']}」的{field_zh}有{len(set(values))}种不同说法：{' / '.join(dict.fromkeys(values))}。",
+                message_en=f"The source gives {len(set(values))} different readings of '{r['element']}' ({field_zh}).",
+                locations=cx.locs(*where, cx.src_where(None, cx.yaml_line(("readings", i)))),
+                scenario={"roles": [], "steps": [f"查阅「{r['element']}」的{field_zh}"], "outcomes": outcomes},
+                key=(r["element"], field_zh),
+                question=f"「{r['element']}」的{field_zh}以哪一处为准？",
+                rulings=tuple({"ruling": f"以第{'、'.join(map(str, w.src))}行为准：{v}", "outcome": v}
+                              for v, w in zip(values, where)),
+            )
+
+
+class Assumption(Analysis):
+    """An interpretation we had to choose: an external term from rules we do not have, an
+    external role, or an ambiguity resolved by the encoding. Every other finding that
+    relies on it is only as good as the assumption. Fix: state the rule in the text."""
+    kind = "assumption"
+    summary = "编码所依赖的假设（外部术语、外部身份、歧义的取舍）"
+    severity = "info"
+    decides_by = "text"
+
+    def run(self, cx: Context) -> Iterator[Finding]:
+        for i, e in enumerate(cx.rs.externals):
+            yield Finding(
+                kind=self.kind, severity="info", verdict="proved", subjects=(e["term"],),
+                message=f"「{e['term']}」未在本规则中定义（来自基础规则或外部），按假设处理：{e['assumption']}",
+                message_en=f"'{e['term']}' is not defined in this ruleset; assumed: {e['assumption']}",
+                locations=cx.locs(cx.src_where(e.get("src"), cx.yaml_line(("externals", i)))),
+                key=("external", e["term"]), assumptions=(e["assumption"],),
+            )
+        for role in cx.rs.roles.values():
+            if role.external:
+                yield Finding(
+                    kind=self.kind, severity="info", verdict="proved", subjects=(role.name,),
+                    message=f"外部身份「{role.name}」不在本规则中，按假设建模：{role.assumption}",
+                    message_en=f"External role '{role.name}' is modelled by assumption: {role.assumption}",
+                    locations=cx.locs(role.where), key=("external-role", role.name),
+                    assumptions=(role.assumption or "",),
+                )
+        for i, a in enumerate(cx.rs.assumptions):
+            about = a.get("about") or "规则"
+            yield Finding(
+                kind=self.kind, severity="info", verdict="proved", subjects=(about,),
+                message=f"关于「{about}」原文未说明，编码采用的解释：{a['text']}",
+                message_en=f"The text is silent about '{about}'; the encoding assumes: {a['text']}",
+                locations=cx.locs(cx.src_where(a.get("src"), cx.yaml_line(("assumptions", i)))),
+                key=("assumption", about, a["text"]), assumptions=(a["text"],),
+            )

@@ -1,0 +1,116 @@
+"""Command line: check, coverage, faq, diff, explain, schema, bench."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from models.loader import InvalidRuleset, load_ruleset
+
+from .findings import SEVERITIES
+
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors exit 2 without a traceback
+        self.print_usage(sys.stderr)
+        print(f"用法错误：{message}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m verifier", description="版杀规则冲突验证器")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("check", help="检查一个规则目录")
+    c.add_argument("ruleset")
+    c.add_argument("--format", choices=["text", "json", "md", "sarif", "html"], default="text")
+    c.add_argument("--fail-on", choices=list(SEVERITIES) + ["never"], default="error")
+    c.add_argument("--only", action="append", help="只运行这些检查（finding 类型）")
+    c.add_argument("--players", type=int)
+    c.add_argument("--baseline", help="以此 findings JSON 为基线，只对新出现的问题失败")
+    c.add_argument("--lang", choices=["zh", "en"], default="zh")
+    c.add_argument("--output", "-o")
+    c.add_argument("--quiet", action="store_true", help="不显示进度")
+    cov = sub.add_parser("coverage", help="编码覆盖率报告")
+    cov.add_argument("ruleset")
+    cov.add_argument("--format", choices=["text", "json"], default="text")
+    e = sub.add_parser("explain", help="说明一种检查")
+    e.add_argument("kind", nargs="?")
+    sub.add_parser("schema", help="打印 ruleset.yaml 的 JSON Schema")
+    return p
+
+
+def _load(path: str):
+    try:
+        return load_ruleset(path)
+    except InvalidRuleset as exc:
+        for err in exc.errors:
+            print(f"{err.file}:{err.line}: 错误: {err.message}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.cmd == "schema":
+        from models.schema import SCHEMA
+        print(json.dumps(SCHEMA, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    if args.cmd == "explain":
+        from .analyses import ANALYSES
+        for a in ANALYSES:
+            if args.kind in (None, a.kind):
+                print(f"{a.kind}（{a.summary}；默认严重度 {a.severity}；判定方式 {a.decides_by}）\n  {a.doc()}\n")
+        return EXIT_OK
+    rs = _load(args.ruleset)
+    if args.cmd == "coverage":
+        from .coverage import coverage
+        cov = coverage(rs)
+        if args.format == "json":
+            print(json.dumps(cov, ensure_ascii=False, indent=2))
+        else:
+            print(f"{rs.title}：段落 {cov['mapped']}/{cov['passages']} 已映射；技能 {cov['semantic']}/{cov['skills']} 完全语义化（{cov['semantic_percent']}%）")
+            for name in cov["opaque_skills"]:
+                print(f"  不透明（opaque）：{name}")
+            for name in cov["unmapped_passages"]:
+                print(f"  未映射：{name}")
+        return EXIT_OK
+    return _check(args, rs)
+
+
+def _check(args, rs) -> int:
+    from .engine import check
+    from .reports import WRITERS
+    progress = None
+    if not args.quiet and args.format == "text" and sys.stderr.isatty():
+        progress = lambda kind: print(f"… {kind}", file=sys.stderr, flush=True)  # noqa: E731
+    report = check(rs, kinds=args.only, progress=progress, players=args.players, lang=args.lang)
+    writer = WRITERS.get(args.format)
+    if writer is None:
+        print(f"用法错误：格式 {args.format} 尚未实现", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    text = writer(report, lang=args.lang)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return _exit_code(report, args.fail_on, args.baseline)
+
+
+def _exit_code(report, fail_on: str, baseline: str | None) -> int:
+    if fail_on == "never":
+        return EXIT_OK
+    limit = SEVERITIES.index(fail_on)
+    known: set[str] = set()
+    if baseline:
+        try:
+            with open(baseline, encoding="utf-8") as fh:
+                known = {f["id"] for f in json.load(fh).get("findings", [])}
+        except (OSError, ValueError) as exc:
+            print(f"{baseline}:0: 错误: 无法读取基线（{exc}）", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    rid = report.ruleset["id"]
+    bad = [f for f in report.findings if not f.suppressed and SEVERITIES.index(f.severity) <= limit
+           and f.stable_id(rid) not in known]
+    return EXIT_FINDINGS if bad else EXIT_OK

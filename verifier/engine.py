@@ -1,0 +1,55 @@
+"""Run every analysis on one ruleset and collect a Report (sorted, suppressions applied)."""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from models.domain import Ruleset
+from models.encoding.solver import Solver
+from models.encoding.world import World
+
+from .analyses import ANALYSES, Analysis, Context
+from .coverage import coverage
+from .findings import Finding, Report
+
+
+def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[str], None] | None = None,
+          players: int | None = None, lang: str = "zh") -> Report:
+    world = World(rs, players)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    cx = Context(rs, world, solver, lang=lang)
+    wanted = set(kinds) if kinds else None
+    findings: list[Finding] = []
+    for analysis in ANALYSES:
+        if wanted and analysis.kind not in wanted and not (set(getattr(analysis, "kinds", ())) & wanted):
+            continue
+        if progress:
+            progress(analysis.kind)
+        for f in analysis().run(cx):
+            if wanted and f.kind not in wanted:
+                continue
+            findings.append(f)
+    findings = _dedupe(findings, rs.id)
+    findings = [_suppress(f, rs) for f in findings]
+    bounds = {"players": world.k, "depth": int(rs.bounds["depth"]), "rlimit": int(rs.bounds["rlimit"])}
+    return Report(ruleset={"id": rs.id, "title": rs.title, "source": f"rulesets/{rs.id}/source.txt"},
+                  bounds=bounds, findings=findings, coverage=coverage(rs),
+                  stats={"queries": solver.stats.queries, "unknown_queries": solver.stats.unknown})
+
+
+def _dedupe(findings: list[Finding], rid: str) -> list[Finding]:
+    seen: dict[str, Finding] = {}
+    for f in findings:
+        seen.setdefault(f.stable_id(rid), f)
+    return list(seen.values())
+
+
+def _suppress(f: Finding, rs: Ruleset) -> Finding:
+    from dataclasses import replace
+    for s in rs.suppressions:
+        if s["finding"] == f.stable_id(rs.id) or s["finding"] in f.subjects and len(f.subjects) == 1:
+            return replace(f, suppressed=s["reason"])
+    return f
+
+
+def analysis_names() -> list[type[Analysis]]:
+    return list(ANALYSES)

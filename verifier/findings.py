@@ -1,0 +1,105 @@
+"""A finding: a frozen value with a versioned JSON form (findings/v1)."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("contradiction", "order-dependence", "loop", "impossible-win", "simultaneous-win", "dead-rule",
+         "missing-rule", "undefined-reference", "inconsistent-text", "setup", "faq-mismatch", "assumption", "unknown")
+SEVERITIES = ("error", "warning", "info")
+VERDICTS = ("proved", "witnessed", "unknown")
+SCHEMA = "findings/v1"
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line}
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    severity: str
+    verdict: str
+    subjects: tuple[str, ...]
+    message: str
+    locations: tuple[Location, ...]
+    scenario: dict | None = None
+    key: tuple[str, ...] = ()          # canonical ids the stable id is computed from
+    witness: dict | None = None        # machine-readable witness the tests replay
+    question: str | None = None        # for FAQ generation
+    rulings: tuple[dict, ...] = ()     # possible rulings and their outcomes
+    assumptions: tuple[str, ...] = ()  # assumptions the finding depends on
+    suppressed: str | None = None      # the reason, when a suppression matches
+    message_en: str | None = None
+
+    def __post_init__(self) -> None:
+        assert self.kind in KINDS, self.kind
+        assert self.severity in SEVERITIES, self.severity
+        assert self.verdict in VERDICTS, self.verdict
+
+    def stable_id(self, ruleset_id: str) -> str:
+        basis = "\x1f".join([self.kind, ruleset_id, *sorted(self.key or self.subjects)])
+        return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
+
+    def to_json(self, ruleset_id: str) -> dict:
+        out: dict[str, Any] = {
+            "id": self.stable_id(ruleset_id), "kind": self.kind, "severity": self.severity, "verdict": self.verdict,
+            "subjects": list(self.subjects), "message": self.message, "scenario": self.scenario,
+            "locations": [loc.to_json() for loc in self.locations],
+        }
+        if self.witness is not None:
+            out["witness"] = self.witness
+        if self.question:
+            out["question"] = self.question
+        if self.rulings:
+            out["rulings"] = list(self.rulings)
+        if self.assumptions:
+            out["assumptions"] = list(self.assumptions)
+        if self.suppressed:
+            out["suppressed"] = self.suppressed
+        if self.message_en:
+            out["message_en"] = self.message_en
+        return out
+
+
+def sort_key(f: Finding) -> tuple:
+    sev = SEVERITIES.index(f.severity)
+    first = f.locations[0] if f.locations else Location("", 0)
+    return (sev, KINDS.index(f.kind), first.file, first.line, f.subjects, f.message)
+
+
+def dumps(doc: dict) -> str:
+    return json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+
+
+@dataclass
+class Report:
+    ruleset: dict
+    bounds: dict
+    findings: list[Finding] = field(default_factory=list)
+    coverage: dict | None = None
+    stats: dict | None = None
+
+    def summary(self) -> dict:
+        active = [f for f in self.findings if not f.suppressed]
+        s: dict[str, Any] = {sev: sum(1 for f in active if f.severity == sev) for sev in SEVERITIES}
+        s["unknown"] = sum(1 for f in active if f.verdict == "unknown")
+        s["suppressed"] = sum(1 for f in self.findings if f.suppressed)
+        if self.coverage is not None:
+            s["coverage"] = self.coverage
+        return s
+
+    def to_json(self) -> dict:
+        rid = self.ruleset["id"]
+        doc = {"schema": SCHEMA, "ruleset": self.ruleset, "bounds": self.bounds, "summary": self.summary(),
+               "findings": [f.to_json(rid) for f in sorted(self.findings, key=sort_key)]}
+        if self.stats is not None:
+            doc["stats"] = self.stats
+        return doc
