@@ -384,8 +384,14 @@ class Semantics:
 
     def _e_opaque(self, e, a, st, b, pc):
         upd = {}
+        try:
+            slots = {i for i, _ in self.slots(a.get("who", "self"), b, st)}
+        except Unbound:
+            slots = set(range(self.k))
         for w in a.get("writes") or []:
             for key in self.keys_of(w, st):
+                if len(key) > 1 and key[0] not in ("counter", "item", "win", "lose") and key[1] not in slots:
+                    continue  # an opaque effect writes only its own players' values
                 upd[key] = z3.If(pc, self.factory.havoc(key, st[key]), st[key])
         return st.set(upd)
 

@@ -100,6 +100,12 @@ class World:
         """True when a slot with this role has held it since the start of the game."""
         return name not in self.produced["role"] and "*" not in self.produced["role"] and "$flip" not in self.produced["role"]
 
+    def role_counted(self, name: str) -> bool:
+        explicit = self.produced["role"] - {"*"}
+        if "$flip" in explicit:
+            explicit |= {r.flip_to for r in self.rs.roles.values() if r.flip_to}
+        return name not in explicit
+
     def initial_statuses(self, role_name: str) -> set[str]:
         role = self.rs.roles[role_name]
         out = {self.sem.canon(s) for s in role.statuses}
@@ -161,7 +167,9 @@ class World:
                         cs.append(z3.Implies(is_r, st[("label", i, lab)]))
         for rname in present:
             role = self.rs.roles[rname]
-            if isinstance(role.count, int) and self.role_fixed(rname):
+            # Identity cards are not created by an opaque swap: counts hold unless an effect
+            # explicitly turns someone into this role (stated as an assumption in the report).
+            if isinstance(role.count, int) and self.role_counted(rname):
                 cs.append(z3.Sum([z3.If(st[("role", i)] == sorts.roles[rname], 1, 0) for i in range(self.k)]) <= role.count)
         for name in self.vocab.global_counters + self.vocab.player_counters:
             spec = self.rs.counters[name]
@@ -237,16 +245,18 @@ class World:
         if not trig or trig.get("event") not in ("went_out", "about_to_go_out"):
             if not (trig.get("event") == "targeted"):
                 parts.append(st[("alive", b.self_slot)])
-        if z3.is_true(z3.simplify(parts[0])) is False:
-            pass
         if skill.targets:
             f = skill.targets.get("filter") or {}
             for t in b.targets:
                 parts.append(sem.filter(f, t, b.as_dict(t), st))
         if skill.condition:
             parts.append(sem.cond(skill.condition, b.as_dict(), st))
-        if "skills" in self.blockers_of("skills"):
-            pass
+        on = trig.get("on")
+        if isinstance(on, dict):
+            who = "caster" if trig.get("event") == "targeted" else "victim"
+            bd = b.as_dict()
+            if who in bd:
+                parts.append(sem.filter(on, bd[who], bd, st))
         block = sem.blocked(st, b.self_slot, "skills")
         if not trig:
             parts.append(z3.Not(block))

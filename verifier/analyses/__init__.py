@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from .base import Analysis, Context
+from .order import OrderDependence
+from .wins import ImpossibleWin, SimultaneousWin
 from .text_checks import Assumption, InconsistentText, UndefinedReference
 
-ANALYSES: list[type[Analysis]] = [UndefinedReference, InconsistentText, Assumption]
+ANALYSES: list[type[Analysis]] = [UndefinedReference, InconsistentText, Assumption, OrderDependence,
+                                   ImpossibleWin, SimultaneousWin]
 
 
 def register(cls: type[Analysis]) -> type[Analysis]:

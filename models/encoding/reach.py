@@ -1,0 +1,323 @@
+"""Reachability of state checks (win conditions): bounded traces for witnesses, and
+inductive invariants (Houdini over candidate facts) for proofs of "never"."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+import z3
+
+from ..domain import Skill
+from .decode import concrete
+from .semantics import Unbound
+from .solver import Answer, Solver
+from .sorts import State
+from .world import Binding, World
+
+
+def uses_words(skill: Skill) -> set[str]:
+    """Which participant words the skill's text refers to."""
+    words: set[str] = set()
+
+    def walk(x) -> None:
+        if isinstance(x, str) and x.lstrip("$") in ("caster", "victim", "source", "killer"):
+            words.add("source" if x.lstrip("$") == "killer" else x.lstrip("$"))
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(skill.condition)
+    for e in skill.all_effects():
+        walk(e.args)
+        walk(e.guard)
+    trig = skill.trigger or {}
+    if trig.get("event") == "targeted":
+        words.add("caster")
+    if trig.get("event") in ("about_to_go_out", "went_out", "killed"):
+        words.add("victim")
+    return words
+
+
+def bindings_for(world: World, skill: Skill, self_slots: range | list[int]) -> list[Binding]:
+    """Every binding of the words the skill uses, with at most one target."""
+    k = world.k
+    words = sorted(uses_words(skill))
+    out = []
+    for i in self_slots:
+        target_opts: list[tuple[int, ...]] = [(j,) for j in range(k)] if skill.targets else [()]
+        for t in target_opts:
+            for combo in product(range(k), repeat=len(words)):
+                out.append(Binding(i, t, tuple(zip(words, combo))))
+    return out
+
+
+@dataclass
+class Move:
+    skill: Skill | None
+    binding: Binding | None
+    label: str
+
+
+@dataclass
+class Transitions:
+    """A step: one skill use, a vote-out, or the pending outs happening."""
+    world: World
+    skills: list[Skill]
+    moves: list[Move] = field(default_factory=list)
+
+    def build(self) -> "Transitions":
+        for s in self.skills:
+            for b in bindings_for(self.world, s, range(self.world.k)):
+                self.moves.append(Move(s, b, s.name))
+        for j in range(self.world.k):
+            self.moves.append(Move(None, Binding(j), "vote"))
+        self.moves.append(Move(None, None, "settle"))
+        return self
+
+    def step(self, st: State, sel: z3.ArithRef) -> tuple[State, list]:
+        w, sem = self.world, self.world.sem
+        results: list[tuple[z3.BoolRef, State]] = []
+        for idx, mv in enumerate(self.moves):
+            try:
+                if mv.label == "vote":
+                    i = mv.binding.self_slot
+                    guard = st[("alive", i)]
+                    new = st.set({("alive", i): z3.BoolVal(False, w.ctx), ("dying", i): z3.BoolVal(False, w.ctx)})
+                elif mv.label == "settle":
+                    guard = z3.BoolVal(True, w.ctx)
+                    upd = {}
+                    for i in range(w.k):
+                        upd[("alive", i)] = z3.And(st[("alive", i)], z3.Not(st[("dying", i)]))
+                        upd[("dying", i)] = z3.BoolVal(False, w.ctx)
+                    new = st.set(upd)
+                else:
+                    guard = w.enabled(st, mv.skill, mv.binding)
+                    new = w.run(st, mv.skill, mv.binding)
+            except Unbound:
+                continue
+            results.append((z3.And(sel == idx, guard), new))
+        merged = {}
+        for key in st.terms:
+            term = st.terms[key]
+            for g, new in reversed(results):
+                if not new.terms[key].eq(st.terms[key]):
+                    term = z3.If(g, new.terms[key], term)
+            merged[key] = term
+        return State(merged), [z3.And(sel >= 0, sel < len(self.moves))]
+
+
+def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
+    """The faction wins: its win condition holds with at least one player of it, or an
+    effect declared its win."""
+    sem = world.sem
+    f = world.rs.factions[faction]
+    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)])
+    by_rule = z3.And(sem.cond(f.win, {}, st), member) if f.win else z3.BoolVal(False, world.ctx)
+    return z3.Or(by_rule, st[("win", faction)])
+
+
+def both_win(world: World, st: State, a: str, b: str) -> z3.BoolRef:
+    return z3.And(faction_goal(world, st, a), faction_goal(world, st, b))
+
+
+@dataclass
+class Trace:
+    answer: Answer
+    steps: list[str] = field(default_factory=list)
+    states: list[dict] = field(default_factory=list)
+
+
+def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill]) -> Trace:
+    """Find a trace of at most depth steps from a dealt game to a state where goal holds."""
+    trans = Transitions(world, skills).build()
+    st = world.state("init")
+    cs = world.initial(st)
+    states = [st]
+    sels = []
+    for t in range(depth):
+        sel = z3.Int(f"move_{purpose}_{t}", world.ctx)
+        st, extra = trans.step(st, sel)
+        cs += extra
+        sels.append(sel)
+        states.append(st)
+    reached = z3.Or([goal(s) for s in states])
+    ans = solver.check(cs + [reached], purpose, rlimit=solver.rlimit * 20)
+    if not ans.sat:
+        return Trace(ans)
+    m = ans.model
+    decoded = [concrete(m, s, world.sorts) for s in states]
+    steps = []
+    for t, sel in enumerate(sels):
+        idx = m.eval(sel, model_completion=True).as_long()
+        mv = trans.moves[idx]
+        if mv.label == "vote":
+            steps.append(f"P{mv.binding.self_slot + 1} 被投票出局")
+        elif mv.label == "settle":
+            steps.append("结算：即将出局者出局")
+        else:
+            tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)
+            steps.append(f"P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else ""))
+        if _goal_met(m, goal, states[t + 1]) or t == depth - 1:
+            decoded = decoded[: t + 2]
+            break
+    return Trace(ans, steps, decoded)
+
+
+def _goal_met(m, goal, st) -> bool:
+    return z3.is_true(m.eval(goal(st), model_completion=True))
+
+
+# ---- invariants -----------------------------------------------------------------------------
+@dataclass
+class Candidate:
+    name: str
+    text: str
+    build: object     # callable(State) -> BoolRef
+
+
+def candidate_facts(world: World, faction: str) -> list[Candidate]:
+    """Small universally quantified facts that could together rule out a win."""
+    rs, sorts, k = world.rs, world.sorts, world.k
+    out: list[Candidate] = []
+    f_const = sorts.factions[faction]
+    members = sorted(r.name for r in rs.roles.values() if world.sem.canon(r.faction) == faction)
+    out.append(Candidate(f"no-win-flag:{faction}", f"没有效果宣布{faction}获胜", lambda st: z3.Not(st[("win", faction)])))
+    out.append(Candidate(f"members:{faction}", f"{faction}的角色只可能是其初始身份（{'、'.join(members) or '无'}）",
+                         lambda st: z3.And([z3.Implies(st[("faction", i)] == f_const,
+                                                       z3.Or([st[("role", i)] == sorts.roles[r] for r in members] +
+                                                             [z3.BoolVal(False, world.ctx)])) for i in range(k)])))
+    out.append(Candidate(f"empty:{faction}", f"没有角色属于{faction}",
+                         lambda st: z3.And([st[("faction", i)] != f_const for i in range(k)])))
+    mentioned = _statuses_in(rs.factions[faction].win, world)
+    for role in sorted(rs.roles):
+        for s in sorted(mentioned):
+            out.append(Candidate(f"never:{role}:{s}", f"{role}永远不会持有[{s}]",
+                                 lambda st, r=role, s=s: z3.And([z3.Implies(st[("role", i)] == sorts.roles[r],
+                                                                             z3.Not(st[("status", i, s)])) for i in range(k)])))
+            out.append(Candidate(f"exists-or-none:{role}:{s}", f"要么场上有{role}，要么无人持有[{s}]",
+                                 lambda st, r=role, s=s: z3.Or(z3.Or([st[("role", i)] == sorts.roles[r] for i in range(k)]),
+                                                               z3.And([z3.Not(st[("status", i, s)]) for i in range(k)]))))
+    return out
+
+
+def _statuses_in(cond, world: World) -> set[str]:
+    found: set[str] = set()
+
+    def walk(x) -> None:
+        if isinstance(x, dict):
+            for key, v in x.items():
+                if key in ("has_status", "lacks_status") and isinstance(v, str):
+                    found.add(world.sem.canon(v))
+                elif key == "has_status" and isinstance(v, list) and len(v) == 2:
+                    found.add(world.sem.canon(v[1]))
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(cond)
+    return found & set(world.rs.statuses)
+
+
+def _prune(solver: Solver, hyp: list, facts: list[Candidate], post: State, purpose: str,
+           scale: int = 5) -> tuple[list[Candidate], Answer | None]:
+    """Drop the facts that can be false in post under hyp (one query per round)."""
+    facts = list(facts)
+    while facts:
+        terms = [c.build(post) for c in facts]
+        ans = solver.check(hyp + [z3.Or([z3.Not(t) for t in terms])], purpose, rlimit=solver.rlimit * scale)
+        if ans.status == "unknown":
+            return facts, ans
+        if not ans.sat:
+            return facts, None
+        facts = [c for c, t in zip(facts, terms) if z3.is_true(ans.model.eval(t, model_completion=True))]
+    return facts, None
+
+
+def setup_skills(world: World) -> list[Skill]:
+    once = {p.name for p in world.rs.phases if p.once}
+    out = []
+    for s in world.rs.skills:
+        trig = s.trigger or {}
+        if s.timing and set(s.timing) <= once:
+            out.append(s)
+        elif trig.get("event") == "setup" or (trig.get("phase") in once):
+            out.append(s)
+    return out
+
+
+@dataclass
+class Proof:
+    answer: Answer
+    facts: list[Candidate] = field(default_factory=list)
+    reason: str = ""
+
+
+def prove_unreachable(world: World, solver: Solver, faction: str) -> Proof:
+    """Houdini: keep the candidate facts that hold after setup and that every effect
+    preserves; then ask whether they rule out the win."""
+    cands = candidate_facts(world, faction)
+    once_skills = setup_skills(world)
+    later = [s for s in world.rs.skills if s not in once_skills and not s.static]
+    # base: facts true once the one-off setup phase is over
+    init = world.state("base")
+    base_cs = world.initial(init)
+    after = init
+    for s in once_skills:
+        for b in bindings_for(world, s, range(world.k)):
+            try:
+                choice = z3.Bool(f"setup_use_{s.uid}_{b}", world.ctx)
+                nxt = world.run(after, s, b)
+                g = z3.And(choice, world.enabled(after, s, b))
+                after = State({key: (z3.If(g, nxt.terms[key], after.terms[key])
+                                     if not nxt.terms[key].eq(after.terms[key]) else after.terms[key])
+                               for key in after.terms})
+            except Unbound:
+                continue
+    alive, unknown = _prune(solver, base_cs, cands, after, "inv-base", scale=50)
+    if unknown:
+        return Proof(unknown, reason="invariant base unknown")
+    # induction: drop facts some effect can break, until nothing changes
+    moves: list[tuple[Skill, Binding]] = []
+    for s in later:
+        moves.extend((s, b) for b in bindings_for(world, s, [0]))
+    changed = True
+    while changed and alive:
+        changed = False
+        for s, b in moves:
+            pre = world.state("ind")
+            try:
+                post = world.run(pre, s, b)
+                en = world.enabled(pre, s, b)
+            except Unbound:
+                continue
+            hyp = world.realizable(pre) + [c.build(pre) for c in alive] + [en]
+            kept, unknown = _prune(solver, hyp, alive, post, "inv-step")
+            if unknown:
+                return Proof(unknown, reason="invariant step unknown")
+            if len(kept) != len(alive):
+                alive = kept
+                changed = True
+    if not alive:
+        return Proof(Answer("unknown"), reason="no inductive facts")
+    st = world.state("goal")
+    ans = solver.check(world.realizable(st) + [c.build(st) for c in alive] + [faction_goal(world, st, faction)],
+                       "inv-goal")
+    if ans.unsat:
+        core = _minimal_facts(world, solver, alive, faction)
+        return Proof(ans, core)
+    return Proof(Answer("unknown") if ans.status != "unsat" else ans, alive, reason="facts do not exclude the win")
+
+
+def _minimal_facts(world: World, solver: Solver, facts: list[Candidate], faction: str) -> list[Candidate]:
+    """Drop facts not needed to exclude the win (for a readable proof)."""
+    needed = list(facts)
+    for c in list(facts):
+        trial = [x for x in needed if x is not c]
+        st = world.state("min")
+        if solver.check(world.realizable(st) + [x.build(st) for x in trial] + [faction_goal(world, st, faction)],
+                        "inv-min").unsat:
+            needed = trial
+    return needed

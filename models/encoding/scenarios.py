@@ -1,0 +1,133 @@
+"""Game-level questions over short scenarios: a few skill uses in one window.
+
+A scenario fixes which player slot does what (bindings); z3 chooses everything else
+about the state, within what a reachable state may look like (World.realizable).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import z3
+
+from ..domain import Skill
+from .decode import concrete
+from .semantics import Unbound
+from .solver import Answer, Solver
+from .sorts import State
+from .world import Binding, World
+
+
+@dataclass(frozen=True)
+class Use:
+    skill: Skill
+    binding: Binding
+
+
+@dataclass
+class Pin:
+    """Extra facts about the starting state, in game terms."""
+    dying: tuple[int, ...] = ()       # these slots are about to go out
+    dead: tuple[int, ...] = ()        # these slots have just gone out
+    alive: tuple[int, ...] = ()
+
+    def constraints(self, st: State) -> list:
+        cs = []
+        for i in range(len([k for k in st.terms if k[0] == "alive"])):
+            cs.append(st[("dying", i)] == (i in self.dying))
+        cs += [st[("alive", i)] for i in self.dying + self.alive]
+        cs += [z3.Not(st[("alive", i)]) for i in self.dead]
+        return cs
+
+
+@dataclass
+class OrderResult:
+    answer: Answer
+    start: dict = field(default_factory=dict)        # concrete starting state
+    before: dict = field(default_factory=dict)       # after the uses that set the scene
+    ab: dict = field(default_factory=dict)           # final state, a then b
+    ba: dict = field(default_factory=dict)           # final state, b then a
+    differing: list = field(default_factory=list)    # keys whose final value depends on the order
+
+
+def _enabled_all(world: World, st: State, uses: list[Use]) -> list:
+    return [world.enabled(st, u.skill, u.binding) for u in uses]
+
+
+def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Use, pin: Pin) -> OrderResult:
+    """Is there a reachable state where resolving a then b differs from b then a?"""
+    try:
+        s0 = world.state("o")
+        cs = world.realizable(s0) + pin.constraints(s0) + _enabled_all(world, s0, scene)
+        pre = s0
+        for u in scene:
+            pre = world.run(pre, u.skill, u.binding)
+        cs += _enabled_all(world, pre, [a, b])
+        ab = world.run(world.run(pre, a.skill, a.binding), b.skill, b.binding)
+        ba = world.run(world.run(pre, b.skill, b.binding), a.skill, a.binding)
+    except Unbound as exc:
+        return OrderResult(Answer("unknown", reason=f"unbound:{exc}"))
+    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k])]
+    if not keys:
+        return OrderResult(Answer("unsat"))
+    diff = z3.Or([ab[k] != ba[k] for k in keys])
+    ans = solver.check(cs + [diff], "order")
+    if not ans.sat:
+        return OrderResult(ans)
+    m = ans.model
+    res = OrderResult(ans, concrete(m, s0, world.sorts), concrete(m, pre, world.sorts),
+                      concrete(m, ab, world.sorts), concrete(m, ba, world.sorts))
+    res.differing = [k for k in keys if res.ab[k] != res.ba[k]]
+    return res
+
+
+def possible(world: World, solver: Solver, scene: list[Use], extra: Callable[[State], list], purpose: str,
+             pin: Pin | None = None) -> tuple[Answer, dict, dict]:
+    """Can the scene happen in a reachable state with the extra facts? Returns the start
+    state and the state after the scene when it can."""
+    try:
+        s0 = world.state("p")
+        cs = world.realizable(s0) + (pin.constraints(s0) if pin else []) + _enabled_all(world, s0, scene)
+        after = s0
+        for u in scene:
+            after = world.run(after, u.skill, u.binding)
+        cs += extra(s0)
+    except Unbound as exc:
+        return Answer("unknown", reason=f"unbound:{exc}"), {}, {}
+    ans = solver.check(cs, purpose)
+    if not ans.sat:
+        return ans, {}, {}
+    return ans, concrete(ans.model, s0, world.sorts), concrete(ans.model, after, world.sorts)
+
+
+def changes_anything(world: World, solver: Solver, use: Use, pin: Pin | None = None) -> tuple[Answer, dict, dict]:
+    """Is there a reachable state where the use is enabled and changes the state?"""
+    try:
+        s0 = world.state("d")
+        cs = world.realizable(s0) + (pin.constraints(s0) if pin else []) + [world.enabled(s0, use.skill, use.binding)]
+        after = world.run(s0, use.skill, use.binding)
+    except Unbound as exc:
+        return Answer("unknown", reason=f"unbound:{exc}"), {}, {}
+    keys = [k for k in sorted(after.terms, key=repr) if not after.terms[k].eq(s0.terms[k])]
+    if not keys:
+        return Answer("unsat"), {}, {}
+    ans = solver.check(cs + [z3.Or([after[k] != s0[k] for k in keys])], "dead")
+    if not ans.sat:
+        return ans, {}, {}
+    return ans, concrete(ans.model, s0, world.sorts), concrete(ans.model, after, world.sorts)
+
+
+def enabled_ever(world: World, solver: Solver, use: Use, pin: Pin | None = None) -> Answer:
+    try:
+        s0 = world.state("e")
+        cs = world.realizable(s0) + (pin.constraints(s0) if pin else []) + [world.enabled(s0, use.skill, use.binding)]
+    except Unbound as exc:
+        return Answer("unknown", reason=f"unbound:{exc}")
+    return solver.check(cs, "enabled")
+
+
+def blocked_by(world: World, st_key_status: str):
+    """Extra-facts builder: slot i holds status S in the starting state."""
+    def build(slot: int):
+        return lambda st: [st[("status", slot, st_key_status)]]
+    return build

@@ -1,0 +1,101 @@
+"""Order-dependence: simultaneous effects whose result depends on which resolves first."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from models.encoding.scenarios import order_question
+
+from ..findings import Finding
+from ..narrate import describe_player, describe_value, player, relevant, witness_json
+from .base import Analysis, Context
+from .pending import Candidate, active_pairs, event_trigger_pairs, targeted_trigger_pairs
+
+
+class OrderDependence(Analysis):
+    """Two effects can be pending in one window, the ruleset gives no order between them,
+    and some reachable state ends differently under the two orders. In a game the judge
+    must pick an order, and players will dispute it. Example: two triggers that both
+    convert the caster of a [指定] skill, when one caster targets both owners in one night.
+    Fix: state which resolves first (a precedence rule), or make the effects commute.
+    Limits: pairs of effects, up to the player slots in the bounds, one window."""
+    kind = "order-dependence"
+    summary = "同一时段内的两个效果结算顺序未定义，且顺序不同结果不同"
+    severity = "warning"
+    decides_by = "both"
+
+    def run(self, cx: Context) -> Iterator[Finding]:
+        seen: set[tuple] = set()
+        for gen in (targeted_trigger_pairs, event_trigger_pairs, active_pairs):
+            for cand in gen(cx.rs, cx.world):
+                pair = tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
+                if pair in seen:
+                    continue
+                if cand.a.skill.is_opaque or cand.b.skill.is_opaque:
+                    continue  # opaque effects are counted by the unknown analysis
+                res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin)
+                if res.answer.status == "unknown" and not res.answer.reason.startswith("unbound"):
+                    seen.add(pair)
+                    yield self._unknown(cx, cand, res.answer.reason)
+                    continue
+                if not res.answer.sat:
+                    continue
+                seen.add(pair)
+                yield self._finding(cx, cand, res)
+
+    def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
+        a, b = cand.a.skill, cand.b.skill
+        rel = relevant(cx.rs)
+        roles = [describe_player(cx.rs, res.start, i, rel) for i, _ in cand.cast]
+        roles = [f"{r}（{dict(cand.cast)[i]}）" for r, (i, _) in zip(roles, cand.cast)]
+        steps = [f"时段：{cand.window}；{cand.how}"]
+        for u in cand.scene:
+            targets = "、".join(player(t) for t in u.binding.targets)
+            steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")
+        for u in (cand.a, cand.b):
+            steps.append(f"{cx.skill_text(u.skill)}（{player(u.binding.self_slot)}）待结算")
+        diff_ab = "；".join(describe_value(k, res.ab[k]) for k in res.differing)
+        diff_ba = "；".join(describe_value(k, res.ba[k]) for k in res.differing)
+        outcomes = [f"先结算【{a.name}】再结算【{b.name}】：{diff_ab}",
+                    f"先结算【{b.name}】再结算【{a.name}】：{diff_ba}"]
+        subjects = tuple(dict.fromkeys([a.name, b.name] + [s.name for s in (u.skill for u in cand.scene)]))
+        question = (f"当{cand.how}，{cx.skill_text(a)}与{cx.skill_text(b)}同时待结算时，先结算哪一个？")
+        return Finding(
+            kind=self.kind, severity=self.severity, verdict="witnessed", subjects=subjects,
+            message=f"{cx.skill_text(a)}与{cx.skill_text(b)}可在同一时段（{cand.window}）同时结算，规则未规定先后，"
+                    f"而两种顺序结果不同（{diff_ab} ↔ {diff_ba}）。",
+            message_en=f"'{a.name}' and '{b.name}' can resolve in the same window with no stated order, and the orders differ.",
+            locations=cx.locs(a.where, b.where, *(u.skill.where for u in cand.scene)),
+            scenario={"roles": roles, "steps": steps, "outcomes": outcomes},
+            key=(a.uid, b.uid),
+            witness={"kind": "order", "a": a.uid, "b": b.uid, "scene": [u.skill.uid for u in cand.scene],
+                     "bindings": _bindings(cand), "pin": {"dying": list(cand.pin.dying), "dead": list(cand.pin.dead)},
+                     "start": witness_json(res.start),
+                     "differing": ["|".join(map(str, k)) for k in res.differing]},
+            question=question,
+            rulings=({"ruling": f"先结算【{a.name}】", "first": a.name, "then": b.name, "outcome": diff_ab},
+                     {"ruling": f"先结算【{b.name}】", "first": b.name, "then": a.name, "outcome": diff_ba}),
+            assumptions=_assumptions(cx, res.start, cand),
+        )
+
+    def _unknown(self, cx: Context, cand: Candidate, reason: str) -> Finding:
+        a, b = cand.a.skill, cand.b.skill
+        return Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a.name, b.name),
+                       message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序问题在求解预算内未能判定（{reason}）。",
+                       locations=cx.locs(a.where, b.where), key=("order", a.uid, b.uid))
+
+
+def _bindings(cand: Candidate) -> list:
+    out = []
+    for u in list(cand.scene) + [cand.a, cand.b]:
+        out.append({"self": u.binding.self_slot, "targets": list(u.binding.targets),
+                    "others": {k: v for k, v in u.binding.others}})
+    return out
+
+
+def _assumptions(cx: Context, start: dict, cand: Candidate) -> tuple[str, ...]:
+    out = []
+    for i, _ in cand.cast:
+        role = cx.rs.roles.get(start.get(("role", i), ""))
+        if role is not None and role.external and role.assumption:
+            out.append(f"{role.name}：{role.assumption}")
+    return tuple(out)

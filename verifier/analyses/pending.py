@@ -1,0 +1,172 @@
+"""Which skill uses can be pending in one window together, and how a player reaches that:
+the cheap, graph-like half of order-dependence and contradiction (no solver here)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterator
+
+from models.domain import Ruleset, Skill
+from models.encoding.scenarios import Pin, Use
+from models.encoding.world import Binding, World
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Two uses that may resolve in one window, the scene that makes them pending, and
+    the participants (slot -> description) for the story."""
+    a: Use
+    b: Use
+    scene: tuple[Use, ...]
+    pin: Pin
+    window: str
+    cast: tuple[tuple[int, str], ...]
+    how: str
+
+
+def windows_of(rs: Ruleset, skill: Skill) -> set[str]:
+    return {rs.window_of(p) for p in skill.timing}
+
+
+def is_active(skill: Skill) -> bool:
+    return bool(skill.timing) and not skill.trigger and not skill.static
+
+
+def targeted_tag(rs: Ruleset) -> set[str]:
+    return {t.name for t in rs.tags.values() if t.meaning == "targeted"}
+
+
+def ordered(rs: Ruleset, a: Skill, b: Skill) -> bool:
+    """The ruleset states an order between a and b (precedence or a recorded ruling)."""
+    names_a = {a.name, a.owner_role or ""}
+    names_b = {b.name, b.owner_role or ""}
+    for p in list(rs.precedence) + [r for r in rs.rulings if "first" in r]:
+        first, then = p.get("first"), p.get("then")
+        if first and then and ((first in names_a and then in names_b) or (first in names_b and then in names_a)):
+            return True
+        order = p.get("order") or []
+        if any(x in order for x in names_a) and any(x in order for x in names_b) and \
+                not (names_a & names_b & set(order)):
+            return True
+    return False
+
+
+def share_state(world: World, a: Skill, b: Skill) -> bool:
+    wa, wb = world.writes(a), world.writes(b)
+    if not wa or not wb:
+        return False
+    heads_a = {w.split(":")[0] for w in wa}
+    heads_b = {w.split(":")[0] for w in wb}
+    return bool(wa & wb) or bool({"faction", "alive", "dying", "role", "lost"} & heads_a & heads_b) or \
+        ("dying" in heads_a and "alive" in heads_b) or ("alive" in heads_a and "dying" in heads_b)
+
+
+def _targets(skill: Skill, slots: list[int]) -> tuple[int, ...]:
+    return tuple(slots[: max(1, min(skill.max_targets, 2))]) if skill.targets else ()
+
+
+def active_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
+    """Two active skills of one window, their effects touching a shared player."""
+    active = [s for s in rs.skills if is_active(s)]
+    for a, b in combinations(active, 2):
+        common = sorted(windows_of(rs, a) & windows_of(rs, b))
+        if not common or ordered(rs, a, b) or not share_state(world, a, b):
+            continue
+        # slot 0 uses a, slot 1 uses b; their targets meet on slot 2 (or on the other user)
+        shapes = [((0, (2,)), (1, (2,)), "两人对同一名角色使用技能"),
+                  ((0, (1,)), (1, (0,)), "两人互相以对方为目标"),
+                  ((0, (1,)), (1, (2,)), "一人以另一人为目标，后者同时对第三人使用技能")]
+        for (sa, ta), (sb, tb), how in shapes:
+            if (bool(ta) != bool(a.targets)) or (bool(tb) != bool(b.targets)):
+                ta = ta if a.targets else ()
+                tb = tb if b.targets else ()
+            ua, ub = Use(a, Binding(sa, ta if a.targets else ())), Use(b, Binding(sb, tb if b.targets else ()))
+            cast = {sa: f"{a.name}的使用者", sb: f"{b.name}的使用者"}
+            for t in ua.binding.targets + ub.binding.targets:
+                cast.setdefault(t, "目标")
+            yield Candidate(ua, ub, (), Pin(), common[0], tuple(sorted(cast.items())), how)
+
+
+def _trigger(skill: Skill) -> dict:
+    return skill.trigger or {}
+
+
+def targeted_trigger_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
+    """Two triggers fired by being targeted, reached by one caster in one window."""
+    tagged = targeted_tag(rs)
+    triggers = [s for s in rs.skills if _trigger(s).get("event") == "targeted"]
+    for t1, t2 in combinations(triggers, 2):
+        if ordered(rs, t1, t2) or not share_state(world, t1, t2):
+            continue
+        tag1, tag2 = _trigger(t1).get("tag"), _trigger(t2).get("tag")
+        for plan, window, how in caster_plans(rs, tag1, tag2, tagged):
+            c, o1, o2 = 0, 1, 2
+            if len(plan) == 1:
+                scene = (Use(plan[0], Binding(c, (o1, o2))),)
+            else:
+                scene = (Use(plan[0], Binding(c, (o1,))), Use(plan[1], Binding(c, (o2,))))
+            a = Use(t1, Binding(o1, (), (("caster", c),)))
+            b = Use(t2, Binding(o2, (), (("caster", c),)))
+            cast = ((c, "发动者"), (o1, f"{t1.name}的持有者"), (o2, f"{t2.name}的持有者"))
+            yield Candidate(a, b, scene, Pin(), window, cast, how)
+
+
+def caster_plans(rs: Ruleset, tag1, tag2, tagged: set[str]) -> Iterator[tuple[tuple[Skill, ...], str, str]]:
+    """Ways one player can target two different players with the needed tags in one window."""
+    def carries(s: Skill, tag) -> bool:
+        return bool(s.targets) and (tag in s.tags if tag else bool(tagged & set(s.tags)))
+    usable = [s for s in rs.skills if is_active(s)]
+    singles = [s for s in usable if carries(s, tag1) and carries(s, tag2) and s.max_targets >= 2]
+    for s in sorted(singles, key=_plan_key):
+        for w in sorted(windows_of(rs, s)):
+            yield (s,), w, f"一个技能同时指定两名目标（{s.name}）"
+    pairs = []
+    for x in usable:
+        for y in usable:
+            if x is y or not carries(x, tag1) or not carries(y, tag2):
+                continue
+            if x.owner_role and y.owner_role and x.owner_role != y.owner_role:
+                continue
+            common = windows_of(rs, x) & windows_of(rs, y)
+            if common:
+                pairs.append((x, y, sorted(common)[0]))
+    for x, y, w in sorted(pairs, key=lambda p: (_plan_key(p[0]), _plan_key(p[1]))):
+        yield (x, y), w, f"同一人在同一时段使用两个技能（{x.name}、{y.name}）"
+
+
+def _plan_key(s: Skill) -> tuple:
+    return (s.owner_role is None, s.owner_role or "", s.name)
+
+
+def event_trigger_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
+    """Two triggers on one going-out event (replacements or on-death effects), or on one phase."""
+    for event in ("about_to_go_out", "went_out"):
+        triggers = [s for s in rs.skills if _trigger(s).get("event") == event]
+        for t1, t2 in combinations(triggers, 2):
+            if ordered(rs, t1, t2) or not share_state(world, t1, t2):
+                continue
+            c1, c2 = _trigger(t1).get("cause"), _trigger(t2).get("cause")
+            if c1 not in (None, "any") and c2 not in (None, "any") and c1 != c2:
+                continue
+            on1, on2 = _trigger(t1).get("on", "self"), _trigger(t2).get("on", "self")
+            if on1 == "self" and on2 == "self":
+                continue  # two different holders cannot both be the one going out
+            v = 0
+            o1 = v if on1 == "self" else 1
+            o2 = v if on2 == "self" else 2
+            pin = Pin(dying=(v,)) if event == "about_to_go_out" else Pin(dead=(v,))
+            src = (("victim", v), ("source", 3 % world.k))
+            a = Use(t1, Binding(o1, ((o2 if o2 != o1 else 3 % world.k),) if t1.targets else (), src))
+            b = Use(t2, Binding(o2, ((o1 if o1 != o2 else 3 % world.k),) if t2.targets else (), src))
+            cast = tuple(sorted({v: "即将出局者" if event == "about_to_go_out" else "出局者",
+                                 o1: f"{t1.name}的持有者", o2: f"{t2.name}的持有者"}.items()))
+            yield Candidate(a, b, (), pin, event, cast, "同一次出局同时触发两个效果")
+    for event in ("phase_start", "phase_end"):
+        triggers = [s for s in rs.skills if _trigger(s).get("event") == event]
+        for t1, t2 in combinations(triggers, 2):
+            p1, p2 = _trigger(t1).get("phase"), _trigger(t2).get("phase")
+            if p1 != p2 or ordered(rs, t1, t2) or not share_state(world, t1, t2):
+                continue
+            a, b = Use(t1, Binding(0, (1,) if t1.targets else ())), Use(t2, Binding(1, (0,) if t2.targets else ()))
+            yield Candidate(a, b, (), Pin(), p1 or event, ((0, f"{t1.name}的持有者"), (1, f"{t2.name}的持有者")),
+                            "同一阶段开始/结束时同时触发")

@@ -1,0 +1,76 @@
+"""Tell a witness as a game, in Chinese: who is who, who does what, and what happens
+under each order. Only plain values decoded from a model reach this module."""
+from __future__ import annotations
+
+from models.domain import Ruleset
+
+
+def player(i: int) -> str:
+    return f"P{i + 1}"
+
+
+def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] | None = None) -> str:
+    role = st.get(("role", i), "?")
+    faction = st.get(("faction", i), "?")
+    alive = "存活" if st.get(("alive", i), True) else "已出局"
+    parts = [f"{player(i)}：{role}", f"当前阵营 {faction}", alive]
+    held = sorted(s for s in rs.statuses if st.get(("status", i, s)))
+    if relevant_statuses is not None:
+        lacking = sorted(s for s in relevant_statuses if not st.get(("status", i, s)))
+        held = [s for s in held if s in relevant_statuses]
+        if lacking:
+            parts.append("未持有" + "".join(f"[{s}]" for s in lacking))
+    if held:
+        parts.append("持有" + "".join(f"[{s}]" for s in held))
+    labels = sorted(lab for lab in rs.labels if st.get(("label", i, lab)))
+    if labels:
+        parts.append("标签" + "".join(f"[{x}]" for x in labels))
+    return "，".join(parts)
+
+
+def describe_value(key: tuple, value) -> str:
+    kind = key[0]
+    if kind == "faction":
+        return f"{player(key[1])} 的阵营为 {value}"
+    if kind == "alive":
+        return f"{player(key[1])} {'存活' if value else '出局'}"
+    if kind == "dying":
+        return f"{player(key[1])} {'即将出局' if value else '不会出局'}"
+    if kind == "status":
+        return f"{player(key[1])} {'持有' if value else '不持有'}[{key[2]}]"
+    if kind == "label":
+        return f"{player(key[1])} {'拥有' if value else '没有'}[{key[2]}]标签"
+    if kind == "lost":
+        return f"{player(key[1])} {'失去' if value else '保有'}【{key[2]}】"
+    if kind == "role":
+        return f"{player(key[1])} 的身份为 {value}"
+    if kind == "votes":
+        return f"{player(key[1])} 的票数为 {value}"
+    if kind == "counter":
+        who = f"{player(key[2])} 的" if len(key) > 2 else ""
+        return f"{who}{key[1]} = {value}"
+    if kind == "item":
+        return f"{key[1]} 由 {player(value) if value >= 0 else '无人'} 持有"
+    if kind == "win":
+        return f"{key[1]} {'获胜' if value else '未获胜'}"
+    if kind == "lose":
+        return f"{key[1]} {'判负' if value else '未判负'}"
+    return f"{key} = {value}"
+
+
+def relevant(rs: Ruleset) -> set[str]:
+    """Statuses worth naming in a cast list: those that block something."""
+    return {s.name for s in rs.statuses.values() if s.blocks}
+
+
+def witness_json(start: dict) -> dict:
+    """The start state as JSON-friendly rows (keys joined with '|')."""
+    return {"|".join(str(p) for p in key): value for key, value in sorted(start.items(), key=lambda kv: repr(kv[0]))}
+
+
+def key_from_json(text: str) -> tuple:
+    parts = text.split("|")
+    out = []
+    for p in parts:
+        out.append(int(p) if p.lstrip("-").isdigit() else p)
+    return tuple(out)
