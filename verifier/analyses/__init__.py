@@ -2,12 +2,21 @@
 from __future__ import annotations
 
 from .base import Analysis, Context
+from .contradiction import Contradiction
+from .dead import DeadRule
+from .faq import FaqMismatch
+from .loops import Loop
+from .missing import MissingRule
+from .opaque import OpaqueInteraction
 from .order import OrderDependence
+from .setup import Setup
 from .wins import ImpossibleWin, SimultaneousWin
 from .text_checks import Assumption, InconsistentText, UndefinedReference
 
-ANALYSES: list[type[Analysis]] = [UndefinedReference, InconsistentText, Assumption, OrderDependence,
-                                   ImpossibleWin, SimultaneousWin]
+ANALYSES: list[type[Analysis]] = [
+    UndefinedReference, InconsistentText, Assumption, Setup, FaqMismatch, Contradiction, OrderDependence, Loop,
+    ImpossibleWin, SimultaneousWin, DeadRule, MissingRule, OpaqueInteraction,
+]
 
 
 def register(cls: type[Analysis]) -> type[Analysis]:

@@ -1,0 +1,94 @@
+"""Setup arithmetic: counts that must add up and probabilities that must sum to 100%,
+checked by z3 over the whole player range the text allows."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from models.encoding.arith import Arith
+from models.encoding.solver import Solver
+
+from ..findings import Finding
+from .base import Analysis, Context
+
+
+class Setup(Analysis):
+    """The composition arithmetic does not add up for some allowed player count: groups that
+    do not sum to the stated total, or case probabilities that do not sum to 100% (or go
+    below 0%). A judge cannot deal such a game. Fix: correct the numbers or the ranges.
+    Verdict proved when it holds for every count (z3 over the stated range)."""
+    kind = "setup"
+    summary = "开局配置的数字不自洽"
+    severity = "error"
+    decides_by = "smt"
+
+    def run(self, cx: Context) -> Iterator[Finding]:
+        setup = cx.rs.setup
+        if not setup:
+            return
+        ar = Arith.make()
+        solver = Solver(ar.ctx, int(cx.rs.bounds["rlimit"]))
+        players = setup.get("players") or {}
+        rng = ar.range(players.get("min"), players.get("max"))
+        groups = setup.get("groups") or []
+        counts = {g["name"]: ar.num(g["count"]) for g in groups}
+        stated = setup.get("stated_total")
+        if stated is not None and groups:
+            total = ar.total(list(counts.values()))
+            ans, n = ar.counterexample(solver, rng + [ar.differs(total, stated["value"])])
+            cx.solver.stats.queries += 1
+            if ans.sat:
+                got = ar.value_at(total, n)
+                parts = "＋".join(f"{g['name']}{ar.value_at(counts[g['name']], n)}" for g in groups)
+                yield Finding(
+                    kind=self.kind, severity="error", verdict="witnessed" if players.get("max") != players.get("min") else "proved",
+                    subjects=(stated.get("of") or "总数",),
+                    message=f"原文写明共 {stated['value']}，但列出的各项相加为 {got}（{n} 人时：{parts}）。",
+                    message_en=f"The stated total is {stated['value']} but the listed groups add up to {got}.",
+                    locations=cx.locs(cx.src_where(stated["src"], cx.yaml_line(("setup", "stated_total"))),
+                                      *(cx.src_where(g.get("src")) for g in groups[:3])),
+                    key=("stated_total",),
+                    scenario={"roles": [f"{n} 名玩家"], "steps": [parts], "outcomes": [f"合计 {got} ≠ {stated['value']}"]},
+                )
+        for i, t in enumerate(setup.get("totals") or []):
+            total = ar.total([counts[g] for g in t["groups"] if g in counts])
+            ans, n = ar.counterexample(solver, rng + [ar.differs(total, ar.num(t["value"]))])
+            if ans.sat:
+                yield Finding(
+                    kind=self.kind, severity="error", verdict="witnessed", subjects=(t.get("name") or "小计",),
+                    message=f"{t.get('name') or '小计'}应为 {ar.value_at(ar.num(t['value']), n)}，但 {'、'.join(t['groups'])} 相加为 {ar.value_at(total, n)}（{n} 人时）。",
+                    message_en="A stated subtotal does not match its groups.",
+                    locations=cx.locs(cx.src_where(t["src"], cx.yaml_line(("setup", "totals", i)))),
+                    key=("total", t.get("name") or str(i)),
+                )
+        for i, d in enumerate(setup.get("distributions") or []):
+            yield from self._distribution(cx, ar, solver, rng, d, i, players)
+
+    def _distribution(self, cx: Context, ar: Arith, solver: Solver, rng: list, d: dict, i: int, players: dict):
+        terms = []
+        for case in d["cases"]:
+            terms.append(ar.clamp(ar.num(case["percent"]), case.get("min"), case.get("max")))
+        total = ar.total(terms)
+        where = cx.src_where(d["src"], cx.yaml_line(("setup", "distributions", i)))
+        bounded = players.get("max") is not None and players.get("min") is not None
+        for j, (case, term) in enumerate(zip(d["cases"], terms)):
+            ans, n = ar.counterexample(solver, rng + [ar.outside(term, 0, 100)])
+            if ans.sat:
+                yield Finding(
+                    kind=self.kind, severity="error", verdict="witnessed", subjects=(d["name"], str(case["value"])),
+                    message=f"「{d['name']}」取 {case['value']} 的概率在 {n} 人时为 {ar.value_at(term, n)}%，不在 0%–100% 之间。",
+                    message_en=f"A probability of '{d['name']}' leaves 0–100% for {n} players.",
+                    locations=cx.locs(where), key=("dist-range", d["name"], str(case["value"])),
+                    scenario={"roles": [f"{n} 名玩家"], "steps": [f"计算「{d['name']}」={case['value']} 的概率"],
+                              "outcomes": [f"{ar.value_at(term, n)}%"]},
+                )
+        ans, n = ar.counterexample(solver, rng + [ar.differs(total, 100)])
+        if ans.sat:
+            values = "，".join(f"{c['value']}：{ar.value_at(t, n)}%" for c, t in zip(d["cases"], terms))
+            yield Finding(
+                kind=self.kind, severity="error", verdict="witnessed", subjects=(d["name"],),
+                message=f"「{d['name']}」各情况的概率之和在 {n} 人时为 {ar.value_at(total, n)}%，不等于 100%（{values}）。",
+                message_en=f"The probabilities of '{d['name']}' do not sum to 100% for {n} players.",
+                locations=cx.locs(where), key=("dist-sum", d["name"]),
+                scenario={"roles": [f"{n} 名玩家"], "steps": [values], "outcomes": [f"合计 {ar.value_at(total, n)}%"]},
+                assumptions=() if bounded else ("原文未给出人数范围，按编码中的假设范围检查",),
+            )
