@@ -14,6 +14,22 @@ from .sorts import State, StateFactory, Vocabulary, make_sorts
 ACTIVE_WHO = ("self", "target")
 
 
+def mentions_target(e) -> bool:
+    """Does the effect (or its guard) refer to the skill's target?"""
+    def walk(x) -> bool:
+        if x == "target":
+            return True
+        if isinstance(x, dict):
+            return any(walk(v) for v in x.values())
+        if isinstance(x, list):
+            return any(walk(v) for v in x)
+        return False
+    if isinstance(e.args, dict) and "who" not in e.args and e.kind in ("set_faction", "grant_status", "remove_status",
+                                                                         "damage", "out", "revive", "set_role", "add_label"):
+        return True
+    return walk(e.args) or walk(e.guard) or any(mentions_target(x) for x in e.instead)
+
+
 @dataclass
 class Binding:
     """Concrete slots for the words of a skill: self, targets, and trigger participants."""
@@ -92,7 +108,7 @@ class World:
 
     def role_present(self, name: str) -> bool:
         role = self.rs.roles[name]
-        if role.created or (role.count == 0):
+        if role.created or role.count == 0:
             return name in self.produced["role"] or "*" in self.produced["role"]
         return True
 
@@ -266,12 +282,14 @@ class World:
         return {s.name for s in self.rs.statuses.values() if what in s.blocks}
 
     def run(self, st: State, skill: Skill, b: Binding) -> State:
-        """The state after the skill resolves with binding b (targets in order)."""
-        targets = b.targets or (None,)
-        for t in targets:
-            bd = b.as_dict(t)
-            for e in skill.effects:
-                st = self.sem.apply(e, st, bd)
+        """The state after the skill resolves with binding b: effects that name the target
+        apply once per target (in order); the others apply once."""
+        for e in skill.effects:
+            if mentions_target(e) and len(b.targets) > 1:
+                for t in b.targets:
+                    st = self.sem.apply(e, st, b.as_dict(t))
+            else:
+                st = self.sem.apply(e, st, b.as_dict())
         return st
 
     def writes(self, skill: Skill) -> set[str]:

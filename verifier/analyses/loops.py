@@ -31,7 +31,8 @@ def produced_events(rs: Ruleset, skill: Skill) -> set[tuple]:
             out.add(("status_gained", a.get("status")))
         elif e.kind in ("damage", "out"):
             out |= {("about_to_go_out",), ("went_out",), ("killed",), ("faction_eliminated",)}
-        elif e.kind == "counter":
+        elif e.kind == "counter" and a.get("op", "add") in ("add", "set"):
+            # halving or subtracting never newly reaches a threshold from below
             out.add(("counter_reached", a.get("name")))
         elif e.kind == "opaque":
             for w in a.get("writes") or []:
