@@ -38,6 +38,11 @@ def _parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="说明一种检查")
     e.add_argument("kind", nargs="?")
     sub.add_parser("schema", help="打印 ruleset.yaml 的 JSON Schema")
+    bl = sub.add_parser("baseline", help="重新生成 findings/ 下所有内置规则的结果（--check 只检查是否过期）")
+    bl.add_argument("--check", action="store_true")
+    fq = sub.add_parser("faq", help="生成疑问解答（FAQ）")
+    fq.add_argument("ruleset")
+    fq.add_argument("--format", choices=["md", "bbcode"], default="md")
     return p
 
 
@@ -62,7 +67,21 @@ def main(argv: list[str] | None = None) -> int:
             if args.kind in (None, a.kind):
                 print(f"{a.kind}（{a.summary}；默认严重度 {a.severity}；判定方式 {a.decides_by}）\n  {a.doc()}\n")
         return EXIT_OK
+    if args.cmd == "baseline":
+        from .baseline import regenerate
+        stale = regenerate(verify=args.check)
+        if args.check and stale:
+            for path in stale:
+                print(f"{path}:1: 过期：请运行 python -m verifier baseline", file=sys.stderr)
+            return EXIT_FINDINGS
+        return EXIT_OK
     rs = _load(args.ruleset)
+    if args.cmd == "faq":
+        from .engine import check
+        from .faq import faq_bbcode, faq_markdown
+        report = check(rs)
+        sys.stdout.write((faq_bbcode if args.format == "bbcode" else faq_markdown)(rs, report))
+        return EXIT_OK
     if args.cmd == "coverage":
         from .coverage import coverage
         cov = coverage(rs)

@@ -10,7 +10,10 @@ from .base import Analysis, Context
 
 BRACKETS = re.compile(r"【([^【】]{1,30})】|\[([^\[\]]{1,30})\]|<([^<>]{1,30})>|〖([^〖〗]{1,30})〗|［([^［］]{1,30})］|＜([^＜＞]{1,30})＞")
 SPLIT = re.compile(r"[，,、/／]")
-HEADER_LINES = 1  # line 1 of source.txt is our header, not the author's text
+HEADER_LINES = 1
+FIELD_ZH = {"timing": "使用时间", "targets": "使用对象", "effects": "效果", "effect": "效果", "tie": "平票规则",
+            "flip_to": "翻转身份", "name": "名称", "faction": "阵营", "count": "数量", "condition": "条件",
+            "win": "胜利条件", "lose": "失败条件", "trigger": "触发条件", "uses": "使用次数"}  # line 1 of source.txt is our header, not the author's text
 
 
 def bracket_terms(lines: list[str]) -> dict[str, list[int]]:
@@ -82,7 +85,7 @@ class InconsistentText(Analysis):
             if len(set(values)) < 2:
                 continue
             where = [cx.src_where(x["src"]) for x in r["readings"]]
-            field_zh = r.get("field", "内容")
+            field_zh = FIELD_ZH.get(r.get("field", ""), r.get("field") or "内容")
             outcomes = [f"读法{j + 1}（第{'、'.join(map(str, w.src))}行）：{v}" + (f"——{x['text']}" if x.get("text") else "")
                         for j, (v, w, x) in enumerate(zip(values, where, r["readings"]))]
             yield Finding(

@@ -1,0 +1,49 @@
+"""Regenerate (or verify) the committed findings of every bundled ruleset."""
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from models.loader import load_ruleset
+
+from .engine import check
+from .reports import WRITERS
+
+OUTPUTS = (("json", ".json"), ("md", ".md"))
+
+
+def bundled(root: str = "rulesets") -> list[str]:
+    return sorted(d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "ruleset.yaml")))
+
+
+def render(ruleset_dir: str) -> dict[str, str]:
+    """Every committed artefact of one ruleset: suffix -> text."""
+    rs = load_ruleset(ruleset_dir)
+    report = check(rs)
+    out = {}
+    for fmt, suffix in OUTPUTS:
+        writer = WRITERS.get(fmt)
+        if writer is not None:
+            out[suffix] = writer(report)
+    from .faq import faq_documents
+    for suffix, text in faq_documents(rs, report).items():
+        out[suffix] = text
+    return out
+
+
+def regenerate(root: str = "rulesets", dest: str = "findings", verify: bool = False,
+               say: Callable[[str], None] = print) -> list[str]:
+    """Write findings/<id>.* (or, with verify, list the stale ones)."""
+    stale = []
+    os.makedirs(dest, exist_ok=True)
+    for rid in bundled(root):
+        for suffix, text in render(os.path.join(root, rid)).items():
+            path = os.path.join(dest, rid + suffix)
+            current = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+            if current != text:
+                stale.append(path)
+                if not verify:
+                    with open(path, "w", encoding="utf-8") as fh:
+                        fh.write(text)
+                    say(f"写入 {path}")
+    return stale
