@@ -66,6 +66,7 @@ class Transitions:
     world: World
     skills: list[Skill]
     moves: list[Move] = field(default_factory=list)
+    enabled_of: dict = field(default_factory=dict)
 
     def build(self) -> "Transitions":
         for s in self.skills:
@@ -98,6 +99,7 @@ class Transitions:
             except Unbound:
                 continue
             results.append((z3.And(sel == idx, guard), new))
+            self.enabled_of.setdefault(id(st), []).append(z3.And(sel == idx, guard))
         merged = {}
         for key in st.terms:
             term = st.terms[key]
@@ -105,7 +107,8 @@ class Transitions:
                 if not new.terms[key].eq(st.terms[key]):
                     term = z3.If(g, new.terms[key], term)
             merged[key] = term
-        return State(merged), [z3.And(sel >= 0, sel < len(self.moves))]
+        # the chosen move must be possible: a trace never shows a move that did nothing
+        return State(merged), [z3.Or(self.enabled_of.pop(id(st), []) + [z3.BoolVal(False, w.ctx)])]
 
 
 def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
@@ -131,9 +134,11 @@ class Trace:
 
 def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill]) -> Trace:
     """Find a trace of at most depth steps from a dealt game to a state where goal holds."""
-    trans = Transitions(world, skills).build()
-    st = world.state("init")
-    cs = world.initial(st)
+    once = setup_skills(world)
+    trans = Transitions(world, [s for s in skills if s not in once]).build()
+    init = world.state("init")
+    st, setup_cs = after_setup(world, init, once)
+    cs = world.initial(init) + setup_cs
     states = [st]
     sels = []
     for t in range(depth):
@@ -248,6 +253,31 @@ def setup_skills(world: World) -> list[Skill]:
     return out
 
 
+def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[State, list]:
+    """The state once the one-off phases are over: each setup skill may be used by any
+    holder on any target (a free choice each); setup triggers fire at least once."""
+    after = init
+    cs: list = []
+    for s in once_skills:
+        chosen = []
+        for b in bindings_for(world, s, range(world.k)):
+            try:
+                choice = z3.Bool(f"setup_use_{s.uid}_{b.self_slot}_{b.targets}_{b.others}", world.ctx)
+                en = world.enabled(after, s, b)
+                nxt = world.run(after, s, b)
+            except Unbound:
+                continue
+            g = z3.And(choice, en)
+            chosen.append((g, en))
+            after = State({key: (z3.If(g, nxt.terms[key], after.terms[key])
+                                 if not nxt.terms[key].eq(after.terms[key]) else after.terms[key])
+                           for key in after.terms})
+        if (s.trigger or {}).get("event") == "setup" and chosen:
+            # a setup trigger happens whenever its holder is in the game
+            cs.append(z3.Implies(z3.Or([en for _, en in chosen]), z3.Or([g for g, _ in chosen])))
+    return after, cs
+
+
 @dataclass
 class Proof:
     answer: Answer
@@ -263,43 +293,41 @@ def prove_unreachable(world: World, solver: Solver, faction: str) -> Proof:
     later = [s for s in world.rs.skills if s not in once_skills and not s.static]
     # base: facts true once the one-off setup phase is over
     init = world.state("base")
-    base_cs = world.initial(init)
-    after = init
-    for s in once_skills:
-        for b in bindings_for(world, s, range(world.k)):
-            try:
-                choice = z3.Bool(f"setup_use_{s.uid}_{b}", world.ctx)
-                nxt = world.run(after, s, b)
-                g = z3.And(choice, world.enabled(after, s, b))
-                after = State({key: (z3.If(g, nxt.terms[key], after.terms[key])
-                                     if not nxt.terms[key].eq(after.terms[key]) else after.terms[key])
-                               for key in after.terms})
-            except Unbound:
-                continue
+    after, setup_cs = after_setup(world, init, once_skills)
+    base_cs = world.initial(init) + setup_cs
     alive, unknown = _prune(solver, base_cs, cands, after, "inv-base", scale=50)
     if unknown:
         return Proof(unknown, reason="invariant base unknown")
-    # induction: drop facts some effect can break, until nothing changes
-    moves: list[tuple[Skill, Binding]] = []
+    # induction: drop facts some effect can break, until nothing changes. One shared
+    # pre-state and one solver session: only the post-state differs between moves.
+    from .solver import Session
+    pre = world.state("ind")
+    session = Session(solver, world.realizable(pre), rlimit=solver.rlimit * 5)
+    steps: list[tuple[z3.BoolRef, State]] = []
     for s in later:
-        moves.extend((s, b) for b in bindings_for(world, s, [0]))
+        for b in bindings_for(world, s, [0]):
+            try:
+                steps.append((world.enabled(pre, s, b), world.run(pre, s, b)))
+            except Unbound:
+                continue
     changed = True
     while changed and alive:
         changed = False
-        for s, b in moves:
-            pre = world.state("ind")
-            try:
-                post = world.run(pre, s, b)
-                en = world.enabled(pre, s, b)
-            except Unbound:
-                continue
-            hyp = world.realizable(pre) + [c.build(pre) for c in alive] + [en]
-            kept, unknown = _prune(solver, hyp, alive, post, "inv-step")
-            if unknown:
-                return Proof(unknown, reason="invariant step unknown")
+        pre_facts = [c.build(pre) for c in alive]
+        for en, post in steps:
+            kept = list(alive)
+            while kept:
+                terms = [c.build(post) for c in kept]
+                ans = session.check(pre_facts + [en, z3.Or([z3.Not(t) for t in terms])], "inv-step")
+                if ans.status == "unknown":
+                    return Proof(ans, reason="invariant step unknown")
+                if not ans.sat:
+                    break
+                kept = [c for c, t in zip(kept, terms) if z3.is_true(ans.model.eval(t, model_completion=True))]
             if len(kept) != len(alive):
                 alive = kept
                 changed = True
+                break
     if not alive:
         return Proof(Answer("unknown"), reason="no inductive facts")
     st = world.state("goal")

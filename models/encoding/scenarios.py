@@ -54,8 +54,16 @@ def _enabled_all(world: World, st: State, uses: list[Use]) -> list:
     return [world.enabled(st, u.skill, u.binding) for u in uses]
 
 
-def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Use, pin: Pin) -> OrderResult:
-    """Is there a reachable state where resolving a then b differs from b then a?"""
+def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Use, pin: Pin,
+                   prefer_alive: tuple[int, ...] = ()) -> OrderResult:
+    """Is there a reachable state where resolving a then b differs from b then a?
+    A witness with the prefer_alive players alive is tried first (it reads more naturally)."""
+    if prefer_alive:
+        first = order_question(world, solver, scene, a, b, Pin(pin.dying, pin.dead, pin.alive + prefer_alive))
+        if first.answer.sat:
+            return first
+        if first.answer.status == "unknown":
+            return first
     try:
         s0 = world.state("o")
         cs = world.realizable(s0) + pin.constraints(s0) + _enabled_all(world, s0, scene)

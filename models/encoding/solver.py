@@ -61,3 +61,36 @@ class Solver:
             return Answer("unsat", core=core)
         self.stats.unknown += 1
         return Answer("unknown", reason=s.reason_unknown())
+
+
+class Session:
+    """One z3 solver holding shared base constraints; each query is push/extra/check/pop
+    (cheaper than a fresh solver when many queries share a large base)."""
+
+    def __init__(self, owner: Solver, base: list, rlimit: int | None = None):
+        self.owner = owner
+        self.s = z3.Solver(ctx=owner.ctx)
+        self.s.set("random_seed", 0)
+        self.s.set("timeout", 120_000)
+        self.rlimit = int(rlimit or owner.rlimit)
+        self.s.add(*base)
+
+    def check(self, extra: list, purpose: str) -> Answer:
+        st = self.owner.stats
+        st.queries += 1
+        st.by_purpose[purpose] = st.by_purpose.get(purpose, 0) + 1
+        self.s.push()
+        try:
+            # rlimit counts cumulatively per solver: give each query its own budget on top
+            used = self.s.statistics().get_key_value("rlimit count") if "rlimit count" in self.s.statistics().keys() else 0
+            self.s.set("rlimit", int(used) + self.rlimit)
+            self.s.add(*extra)
+            result = self.s.check()
+            if result == z3.sat:
+                return Answer("sat", self.s.model())
+            if result == z3.unsat:
+                return Answer("unsat")
+            st.unknown += 1
+            return Answer("unknown", reason=self.s.reason_unknown())
+        finally:
+            self.s.pop()

@@ -93,15 +93,20 @@ class World:
                     elif head == "label" and arg:
                         out["label"].add(arg)
                     elif head == "role":
-                        out["role"].add("*")
+                        out["role"].add(arg or "*")
                     elif head == "skills":
                         out["lost"].add("*")
-        for role in self.rs.roles.values():
-            out["status"].update(self.sem.canon(s) for s in role.statuses)
-            out["label"].update(self.sem.canon(x) for x in role.labels)
-        for lab in self.rs.labels.values():
+        # labels added by effects bring the statuses and labels they imply
+        todo = list(out["label"])
+        while todo:
+            lab = self.rs.labels.get(todo.pop())
+            if lab is None:
+                continue
             out["status"].update(self.sem.canon(s) for s in lab.implies_statuses)
-            out["label"].update(self.sem.canon(x) for x in lab.implies_labels)
+            for x in lab.implies_labels:
+                if self.sem.canon(x) not in out["label"]:
+                    out["label"].add(self.sem.canon(x))
+                    todo.append(self.sem.canon(x))
         if "$flip" in out["role"]:
             out["role"].update(r.flip_to for r in self.rs.roles.values() if r.flip_to)
         return out
@@ -114,7 +119,7 @@ class World:
 
     def role_fixed(self, name: str) -> bool:
         """True when a slot with this role has held it since the start of the game."""
-        return name not in self.produced["role"] and "*" not in self.produced["role"] and "$flip" not in self.produced["role"]
+        return name not in self.produced["role"] and "*" not in self.produced["role"]
 
     def role_counted(self, name: str) -> bool:
         explicit = self.produced["role"] - {"*"}
@@ -155,12 +160,16 @@ class World:
                 allowed = [sorts.factions[f] for f in sorted(prod["faction"]) if f in sorts.factions]
                 cs.append(z3.Or([st[("faction", i)] == sem.initial_faction(st, i)] +
                                 [st[("faction", i)] == f for f in allowed]))
+            # a status or label no effect grants can only come from the dealt identity
+            unfixed = [sorts.roles[r] for r in present if not self.role_fixed(r)]
             for s in self.vocab.statuses:
                 if s not in prod["status"] and not prod["any_status"]:
-                    cs.append(z3.Not(st[("status", i, s)]))
+                    origin = [sorts.roles[r] for r in present if s in self.initial_statuses(r)] + unfixed
+                    cs.append(z3.Implies(st[("status", i, s)], z3.Or([role == r for r in origin] + [z3.BoolVal(False, self.ctx)])))
             for lab in self.vocab.labels:
                 if lab not in prod["label"]:
-                    cs.append(z3.Not(st[("label", i, lab)]))
+                    origin = [sorts.roles[r] for r in present if lab in self.initial_labels(r)] + unfixed
+                    cs.append(z3.Implies(st[("label", i, lab)], z3.Or([role == r for r in origin] + [z3.BoolVal(False, self.ctx)])))
                 spec = self.rs.labels[lab]
                 for s in spec.implies_statuses:
                     cs.append(z3.Implies(st[("label", i, lab)], st[("status", i, sem.canon(s))]))

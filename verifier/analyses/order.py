@@ -32,7 +32,8 @@ class OrderDependence(Analysis):
                     continue
                 if cand.a.skill.is_opaque or cand.b.skill.is_opaque:
                     continue  # opaque effects are counted by the unknown analysis
-                res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin)
+                alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
+                res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive)
                 if res.answer.status == "unknown" and not res.answer.reason.startswith("unbound"):
                     seen.add(pair)
                     yield self._unknown(cx, cand, res.answer.reason)

@@ -1,0 +1,113 @@
+"""A Markdown report for rule authors (a PR comment, a wiki page); also the shared labels."""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..findings import KINDS, SEVERITIES, Finding, Report, sort_key
+from .text_report import SEV_ZH, VERDICT_ZH
+
+LABELS: dict[str, dict[str, str]] = {
+    "zh": {"title": "验证报告", "ruleset": "规则", "source": "原帖", "bounds": "界限", "coverage": "覆盖",
+           "summary": "摘要", "unknown": "未知", "suppressed": "已抑制", "kind": "类型", "count": "数量",
+           "about": "说明", "findings": "问题", "none": "未发现问题。", "roles": "角色", "steps": "步骤",
+           "outcomes": "结果", "locations": "位置", "verdict": "判定", "subjects": "涉及", "id": "编号",
+           "assumptions": "依赖的假设", "graph": "技能交互图",
+           "graph_missing": "未能载入规则目录，无法绘制技能交互图。",
+           "legend_trigger": "触发（效果产生另一技能监听的事件）", "legend_conflict": "冲突（结算顺序/矛盾）",
+           "legend_loop": "无限触发循环", "legend_opaque": "含不透明效果的技能", "legend_extra": "状态等非技能元素",
+           "bounds_text": "{players} 名玩家槽位，深度 {depth}，rlimit {rlimit}",
+           "coverage_text": "技能 {semantic}/{skills} 完全语义化（{semantic_percent}%），段落 {mapped}/{passages} 已映射"},
+    "en": {"title": "Verification report", "ruleset": "Ruleset", "source": "Source", "bounds": "Bounds",
+           "coverage": "Coverage", "summary": "Summary", "unknown": "unknown", "suppressed": "suppressed",
+           "kind": "Kind", "count": "Count", "about": "About", "findings": "Findings", "none": "No findings.",
+           "roles": "Roles", "steps": "Steps", "outcomes": "Outcomes", "locations": "Locations",
+           "verdict": "Verdict", "subjects": "Subjects", "id": "ID", "assumptions": "Assumptions",
+           "graph": "Skill interaction graph", "graph_missing": "The ruleset folder could not be loaded; no graph.",
+           "legend_trigger": "trigger", "legend_conflict": "conflict (order / contradiction)",
+           "legend_loop": "unbounded trigger loop", "legend_opaque": "skill with opaque effects",
+           "legend_extra": "status or other non-skill element",
+           "bounds_text": "{players} player slots, depth {depth}, rlimit {rlimit}",
+           "coverage_text": "skills {semantic}/{skills} fully semantic ({semantic_percent}%), "
+                            "passages {mapped}/{passages} mapped"},
+}
+SCENARIO_PARTS = (("roles", "-"), ("steps", "1."), ("outcomes", "-"))
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_<|"})
+
+
+def labels(lang: str) -> dict[str, str]:
+    return LABELS["en" if lang == "en" else "zh"]
+
+
+def severity_text(sev: str, lang: str) -> str:
+    return sev if lang == "en" else SEV_ZH[sev]
+
+
+def verdict_text(verdict: str, lang: str) -> str:
+    return verdict if lang == "en" else VERDICT_ZH[verdict]
+
+
+def message_of(f: Finding, lang: str) -> str:
+    return f.message_en if lang == "en" and f.message_en else f.message
+
+
+def kind_summary(kind: str) -> str:
+    from ..analyses import by_kind
+    cls = by_kind().get(kind)
+    return cls.summary if cls else kind
+
+
+def inline(text: str) -> str:
+    """One line of literal Markdown text: newlines folded, markup characters escaped."""
+    out = " ".join(str(text).split("\n")).translate(_MD_SPECIAL)
+    # at the start of a list item these would open a heading, quote or nested list
+    return "\\" + out if out[:1] in ("#", ">", "-", "+", "=") else out
+
+
+def write_markdown(report: Report, lang: str = "zh") -> str:
+    t = labels(lang)
+    rid = report.ruleset["id"]
+    out = [f"# {t['title']}：{inline(report.ruleset.get('title', rid))}（{inline(rid)}）", "",
+           f"- {t['ruleset']}：`{rid}`",
+           f"- {t['source']}：`{report.ruleset.get('source', '')}`",
+           f"- {t['bounds']}：{t['bounds_text'].format(**report.bounds)}"]
+    if report.coverage:
+        out.append(f"- {t['coverage']}：{t['coverage_text'].format(**report.coverage)}")
+    out += ["", *_summary(report, t, lang), "", f"## {t['findings']}", ""]
+    findings = sorted(report.findings, key=sort_key)
+    if not findings:
+        out += [t["none"], ""]
+    for n, f in enumerate(findings, 1):
+        out += _finding(f, n, rid, t, lang)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _summary(report: Report, t: dict[str, str], lang: str) -> list[str]:
+    s = report.summary()
+    heads = [severity_text(sev, lang) for sev in SEVERITIES] + [t["unknown"], t["suppressed"]]
+    values = [s[sev] for sev in SEVERITIES] + [s["unknown"], s["suppressed"]]
+    rows = [f"## {t['summary']}", "", "| " + " | ".join(heads) + " |", "|" + "---:|" * len(heads),
+            "| " + " | ".join(str(v) for v in values) + " |"]
+    per_kind = Counter(f.kind for f in report.findings if not f.suppressed)
+    if per_kind:
+        rows += ["", f"| {t['kind']} | {t['about']} | {t['count']} |", "|---|---|---:|"]
+        rows += [f"| `{k}` | {inline(kind_summary(k))} | {per_kind[k]} |" for k in KINDS if per_kind[k]]
+    return rows
+
+
+def _finding(f: Finding, n: int, rid: str, t: dict[str, str], lang: str) -> list[str]:
+    head = [f"{n}. {severity_text(f.severity, lang)}", f"`{f.kind}`"] + (["、".join(map(inline, f.subjects))] if f.subjects else [])
+    out = ["### " + " · ".join(head), "",
+           f"- {t['verdict']}：{verdict_text(f.verdict, lang)}",
+           f"- {t['id']}：`{f.stable_id(rid)}`"]
+    if f.suppressed:
+        out.append(f"- {t['suppressed']}：{inline(f.suppressed)}")
+    out += ["", inline(message_of(f, lang)), ""]
+    for part, bullet in SCENARIO_PARTS:
+        items = (f.scenario or {}).get(part) or []
+        if items:
+            out += [f"**{t[part]}**", "", *(f"{bullet} {inline(x)}" for x in items), ""]
+    if f.assumptions:
+        out += [f"**{t['assumptions']}**", "", *(f"- {inline(a)}" for a in f.assumptions), ""]
+    if f.locations:
+        out += [f"**{t['locations']}**", "", *(f"- `{loc.file}:{loc.line}`" for loc in f.locations), ""]
+    return out
