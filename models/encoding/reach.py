@@ -132,28 +132,51 @@ class Trace:
     states: list[dict] = field(default_factory=list)
 
 
-def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill]) -> Trace:
-    """Find a trace of at most depth steps from a dealt game to a state where goal holds."""
+@dataclass
+class Unrolled:
+    """A dealt game after setup, unrolled depth steps; built once per world and skill set,
+    then asked about many goals in one solver session."""
+    trans: Transitions
+    states: list[State]
+    sels: list
+    session: object
+
+
+def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill]) -> Unrolled:
+    key = (depth, tuple(s.uid for s in skills))
+    cache = world.__dict__.setdefault("_unrolled", {})
+    if key in cache:
+        return cache[key]
+    from .solver import Session
     once = setup_skills(world)
     trans = Transitions(world, [s for s in skills if s not in once]).build()
     init = world.state("init")
     st, setup_cs = after_setup(world, init, once)
     cs = world.initial(init) + setup_cs
-    states = [st]
-    sels = []
+    states, sels = [st], []
     for t in range(depth):
-        sel = z3.Int(f"move_{purpose}_{t}", world.ctx)
+        sel = z3.Int(f"move_{t}", world.ctx)
         st, extra = trans.step(st, sel)
         cs += extra
         sels.append(sel)
         states.append(st)
+    cache[key] = Unrolled(trans, states, sels, Session(solver, cs, rlimit=solver.rlimit * 20))
+    return cache[key]
+
+
+def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill]) -> Trace:
+    """Find a trace of at most depth steps from a dealt game to a state where goal holds."""
+    u = unrolled(world, solver, depth, skills)
+    trans, states, sels = u.trans, u.states, u.sels
     reached = z3.Or([goal(s) for s in states])
-    ans = solver.check(cs + [reached], purpose, rlimit=solver.rlimit * 20)
+    ans = u.session.check([reached], purpose)
     if not ans.sat:
         return Trace(ans)
     m = ans.model
     decoded = [concrete(m, s, world.sorts) for s in states]
     steps = []
+    if _goal_met(m, goal, states[0]):
+        return Trace(ans, [], decoded[:1])
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]

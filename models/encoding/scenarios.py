@@ -139,3 +139,31 @@ def blocked_by(world: World, st_key_status: str):
     def build(slot: int):
         return lambda st: [st[("status", slot, st_key_status)]]
     return build
+
+
+class Probe:
+    """Many one-use questions over one shared symbolic state and one solver session."""
+
+    def __init__(self, world: World, solver: Solver):
+        from .solver import Session
+        self.world = world
+        self.s0 = world.state("probe")
+        self.session = Session(solver, world.realizable(self.s0))
+
+    def enabled_ever(self, use: Use) -> Answer:
+        try:
+            en = self.world.enabled(self.s0, use.skill, use.binding)
+        except Unbound as exc:
+            return Answer("unknown", reason=f"unbound:{exc}")
+        return self.session.check([en], "enabled")
+
+    def changes_anything(self, use: Use) -> Answer:
+        try:
+            en = self.world.enabled(self.s0, use.skill, use.binding)
+            after = self.world.run(self.s0, use.skill, use.binding)
+        except Unbound as exc:
+            return Answer("unknown", reason=f"unbound:{exc}")
+        keys = [k for k in sorted(after.terms, key=repr) if not after.terms[k].eq(self.s0.terms[k])]
+        if not keys:
+            return Answer("unsat")
+        return self.session.check([en, z3.Or([after[k] != self.s0[k] for k in keys])], "dead")

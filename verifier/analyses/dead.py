@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from models.encoding.reach import bindings_for
-from models.encoding.scenarios import Use, changes_anything, enabled_ever
+from models.encoding.scenarios import Probe, Use
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
@@ -26,11 +26,12 @@ class DeadRule(Analysis):
     decides_by = "smt"
 
     def run(self, cx: Context) -> Iterator[Finding]:
+        probe = Probe(cx.world, cx.solver)
         for skill in cx.rs.skills:
             if skill.is_opaque or skill.static:
                 continue
             bindings = bindings_for(cx.world, skill, [0])[:MAX_BINDINGS]
-            answers = [enabled_ever(cx.world, cx.solver, Use(skill, b)) for b in bindings]
+            answers = [probe.enabled_ever(Use(skill, b)) for b in bindings]
             if any(a.status == "unknown" and not a.reason.startswith("unbound") for a in answers):
                 continue
             if answers and all(a.unsat for a in answers):
@@ -38,7 +39,7 @@ class DeadRule(Analysis):
                 continue
             if not skill.effects or any(e.kind in UNMODELLED_KINDS for e in skill.all_effects()):
                 continue
-            changes = [changes_anything(cx.world, cx.solver, Use(skill, b))[0] for b in bindings]
+            changes = [probe.changes_anything(Use(skill, b)) for b in bindings]
             if any(a.sat or (a.status == "unknown") for a in changes):
                 continue
             yield self._finding(cx, skill, "它的效果在任何可达局面下都不改变局面")

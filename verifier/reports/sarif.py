@@ -24,7 +24,7 @@ def _rules(kinds: list[str]) -> list[dict]:
         cls = known.get(kind)
         rule: dict[str, Any] = {"id": kind, "shortDescription": {"text": cls.summary if cls else kind}}
         if cls is not None:
-            rule["fullDescription"] = {"text": cls.doc() or cls.summary}
+            rule["fullDescription"] = {"text": " ".join(cls.doc().split()) or cls.summary}
             rule["defaultConfiguration"] = {"level": LEVELS[cls.severity]}
             rule["properties"] = {"decidesBy": cls.decides_by}
         rules.append(rule)

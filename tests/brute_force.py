@@ -1,0 +1,1041 @@
+"""An independent, pure-Python interpreter of the ruleset language on CONCRETE states,
+and brute-force deciders for the questions the z3 engine answers.
+
+Nothing here imports z3 or models.encoding: the only shared code is the loader's data
+model (models.domain), so a mistake in the z3 encoding cannot be copied into this file.
+The semantics mirror models/encoding/semantics.py and world.py as documented in
+models/LANGUAGE.md: same state keys, same blocking rules, same guards, same per-target
+application, same "realizable" over-approximation of reachable states.
+
+A state is a mapping with the keys of models/encoding/sorts.py:
+  ("role", i) ("faction", i) ("alive", i) ("dying", i) ("votes", i) ("status", i, S)
+  ("label", i, L) ("lost", i, skill) ("counter", C) / ("counter", C, i) ("item", I)
+  ("win", F) ("lose", F)
+Opaque conditions and `phase` conditions without a bound phase are free booleans in the
+engine (the same value in every state); here they are the extra keys ("opaque", text) and
+("phase_is", P), read from the start state.
+
+Deciding "exists a realizable state with ..." by enumeration: `states()` lists every
+realizable concrete state (plain brute force, for tiny worlds), and `explore()` walks the
+same space as a decision tree that forks on a variable only when the question reads it,
+so one run stands for every state that agrees on what it read (exact, and fast enough
+for the 2-slot worlds of the differential test). tests/test_differential.py checks that
+the two give the same answers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Any, Callable, Iterable, Iterator
+
+from models.domain import Effect, Ruleset, Skill
+
+COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+TARGET_DEFAULT_KINDS = ("set_faction", "grant_status", "remove_status", "damage", "out", "revive", "set_role",
+                        "add_label")
+# Counters are unbounded integers in the engine; enumeration needs a finite range. The
+# generated rulesets use constants 0..3 and at most a few updates, so the values that
+# behave differently all lie well inside this window around 0 / the counter's min.
+COUNTER_SPAN = 8
+
+
+class Unbound(Exception):
+    """The text names a participant the binding does not provide."""
+
+
+class NotSupported(Exception):
+    """An element this interpreter does not model (opaque effects)."""
+
+
+def zdiv(a: int, d: int) -> int:
+    """SMT-LIB integer division (Euclidean: the remainder is in [0, |d|))."""
+    if d == 0:
+        raise NotSupported("division by zero (unspecified in SMT-LIB)")
+    r = a % abs(d)
+    return (a - r) // d
+
+
+@dataclass(frozen=True)
+class Bind:
+    """Concrete slots for self, the targets, and caster/source/victim."""
+    self_slot: int
+    targets: tuple = ()
+    others: tuple = ()
+
+    def words(self, target: int | None = None) -> dict:
+        d = {"self": self.self_slot, **dict(self.others)}
+        if target is not None:
+            d["target"] = target
+        elif self.targets:
+            d["target"] = self.targets[0]
+        return d
+
+
+class View:
+    """A state as the values written so far over a base mapping (copy on write)."""
+    __slots__ = ("base", "writes")
+
+    def __init__(self, base, writes: dict | None = None):
+        self.base = base
+        self.writes = writes or {}
+
+    def __getitem__(self, key):
+        w = self.writes
+        return w[key] if key in w else self.base[key]
+
+    def set(self, upd: dict) -> "View":
+        if not upd:
+            return self
+        w = dict(self.writes)
+        w.update(upd)
+        return View(self.base, w)
+
+    def dict(self, keys: Iterable) -> dict:
+        return {k: self[k] for k in keys}
+
+
+# ---- exhaustive exploration ---------------------------------------------------------------
+class _Oracle:
+    """The start state of one run of the explorer: unassigned variables get the value the
+    current branch prescribes when first read."""
+    __slots__ = ("domain", "assigned", "prefix", "trail")
+
+    def __init__(self, domain: Callable, fixed: dict, prefix: tuple):
+        self.domain = domain
+        self.assigned = dict(fixed)
+        self.prefix = prefix
+        self.trail: list = []
+
+    def __getitem__(self, key):
+        try:
+            return self.assigned[key]
+        except KeyError:
+            pass
+        dom = self.domain(key)
+        pos = len(self.trail)
+        idx = self.prefix[pos] if pos < len(self.prefix) else 0
+        self.trail.append((key, idx, len(dom)))
+        v = dom[idx]
+        self.assigned[key] = v
+        return v
+
+
+def explore(fn: Callable, domain: Callable, fixed: dict | None = None) -> Iterator[tuple[dict, Any]]:
+    """Run fn on every start state, one run per class of states that agree on what fn read.
+    Yields (the values fn read, fn's result). fn must be a deterministic function of the
+    values it reads; every state consistent with `fixed` is covered by exactly one run."""
+    stack: list[tuple] = [()]
+    fixed = fixed or {}
+    while stack:
+        prefix = stack.pop()
+        o = _Oracle(domain, fixed, prefix)
+        result = fn(o)
+        trail = o.trail
+        for pos in range(len(trail) - 1, len(prefix) - 1, -1):
+            _, idx, n = trail[pos]
+            base = tuple(i for _, i, _ in trail[:pos])
+            for alt in range(n - 1, idx, -1):
+                stack.append(base + (alt,))
+        yield o.assigned, result
+
+
+# ---- the interpreter ----------------------------------------------------------------------
+class Interp:
+    def __init__(self, rs: Ruleset, k: int = 2):
+        self.rs = rs
+        self.k = k
+        self.factions = sorted(rs.factions)
+        self.roles = sorted(rs.roles) or ["_none"]
+        self.statuses = sorted(rs.statuses)
+        self.labels = sorted(rs.labels)
+        self.skills = sorted({s.name for s in rs.skills})
+        self.gcounters = sorted(c.name for c in rs.counters.values() if c.scope != "per_player")
+        self.pcounters = sorted(c.name for c in rs.counters.values() if c.scope == "per_player")
+        self.items = sorted(rs.items)
+        self.produced = self._produced()
+        self.keys = self._keys()
+
+    def canon(self, name: str) -> str:
+        return self.rs.aliases.get(name, name)
+
+    # ---- variables --------------------------------------------------------------------
+    def _keys(self) -> list:
+        out = []
+        for i in range(self.k):
+            out += [("role", i), ("faction", i), ("alive", i), ("dying", i), ("votes", i)]
+            out += [("status", i, s) for s in self.statuses]
+            out += [("label", i, x) for x in self.labels]
+            out += [("lost", i, sk) for sk in self.skills]
+            out += [("counter", c, i) for c in self.pcounters]
+        out += [("counter", c) for c in self.gcounters]
+        out += [("item", it) for it in self.items]
+        for f in self.factions:
+            out += [("win", f), ("lose", f)]
+        return out
+
+    def domain(self, key) -> tuple:
+        head = key[0]
+        if head == "role":
+            return tuple(self.roles)
+        if head == "faction":
+            return tuple(self.factions)
+        if head == "votes":
+            return (1,)   # nothing in the modelled subset reads votes except vote_weight
+        if head == "counter":
+            spec = self.rs.counters[key[1]]
+            lo = spec.min if spec.min is not None else -COUNTER_SPAN
+            hi = spec.max if spec.max is not None else max(lo, 0) + COUNTER_SPAN
+            return tuple(range(lo, hi + 1))
+        if head == "item":
+            return tuple(range(-1, self.k))
+        if head in ("alive", "dying", "status", "label", "lost", "win", "lose", "opaque", "phase_is"):
+            return (False, True)
+        raise KeyError(key)
+
+    # ---- static facts (mirror of World.produced & co.) ----------------------------------
+    def _status_names(self, name: str) -> list[str]:
+        if name == "$negative":
+            return sorted(s.name for s in self.rs.statuses.values() if s.negative)
+        if name == "$all":
+            return sorted(self.rs.statuses)
+        return [self.canon(name)]
+
+    def _skill_names(self, name: str) -> list[str]:
+        return sorted({s.name for s in self.rs.skills}) if name == "$all" else [name]
+
+    def _produced(self) -> dict:
+        out: dict[str, set] = {k: set() for k in ("faction", "status", "label", "role", "lost", "any_faction",
+                                                   "any_status")}
+        for e in self.rs.effects():
+            a = e.args if isinstance(e.args, dict) else {}
+            if e.kind == "set_faction":
+                to = str(a.get("to"))
+                (out["any_faction"] if to.startswith("$") else out["faction"]).add(self.canon(to))
+            elif e.kind == "grant_status":
+                out["status"].update(self._status_names(a.get("status", "")))
+            elif e.kind == "add_label":
+                out["label"].add(self.canon(a.get("label", "")))
+            elif e.kind in ("set_role", "create"):
+                out["role"].add(a.get("to") or a.get("role"))
+            elif e.kind == "lose_skill":
+                out["lost"].update(self._skill_names(a.get("skill", "")))
+            elif e.kind == "opaque":
+                for word in a.get("writes") or []:
+                    head, _, arg = word.partition(":")
+                    if head == "faction":
+                        out["any_faction"].add("*")
+                    elif head == "status":
+                        out["status" if arg else "any_status"].add(arg or "*")
+                    elif head == "label" and arg:
+                        out["label"].add(arg)
+                    elif head == "role":
+                        out["role"].add(arg or "*")
+                    elif head == "skills":
+                        out["lost"].add("*")
+        # a label an effect adds brings the statuses and labels it implies
+        todo = list(out["label"])
+        while todo:
+            lab = self.rs.labels.get(todo.pop())
+            if lab is None:
+                continue
+            out["status"].update(self.canon(s) for s in lab.implies_statuses)
+            for x in lab.implies_labels:
+                if self.canon(x) not in out["label"]:
+                    out["label"].add(self.canon(x))
+                    todo.append(self.canon(x))
+        if "$flip" in out["role"]:
+            out["role"].update(r.flip_to for r in self.rs.roles.values() if r.flip_to)
+        return out
+
+    def role_present(self, name: str) -> bool:
+        role = self.rs.roles[name]
+        if role.created or role.count == 0:
+            return name in self.produced["role"] or "*" in self.produced["role"]
+        return True
+
+    def role_fixed(self, name: str) -> bool:
+        p = self.produced["role"]
+        return name not in p and "*" not in p
+
+    def role_counted(self, name: str) -> bool:
+        explicit = self.produced["role"] - {"*"}
+        if "$flip" in explicit:
+            explicit |= {r.flip_to for r in self.rs.roles.values() if r.flip_to}
+        return name not in explicit
+
+    def initial_labels(self, role_name: str) -> set[str]:
+        todo = [self.canon(x) for x in self.rs.roles[role_name].labels]
+        seen: set[str] = set()
+        while todo:
+            lab = todo.pop()
+            if lab in seen or lab not in self.rs.labels:
+                continue
+            seen.add(lab)
+            todo.extend(self.canon(x) for x in self.rs.labels[lab].implies_labels)
+        return seen
+
+    def initial_statuses(self, role_name: str) -> set[str]:
+        out = {self.canon(s) for s in self.rs.roles[role_name].statuses}
+        for lab in self.initial_labels(role_name):
+            out.update(self.canon(s) for s in self.rs.labels[lab].implies_statuses)
+        return out
+
+    def initial_faction_of_role(self, role: str) -> str:
+        r = self.rs.roles.get(role)
+        return self.canon(r.faction) if r is not None else self.factions[0]
+
+    # ---- reachable-state facts (mirror of World.realizable), ordered so that each check
+    # ---- comes right after the variables it reads (the explorer backtracks cheaply) ------
+    def realizable(self, st) -> bool:
+        k, rs, prod = self.k, self.rs, self.produced
+        present = [r for r in sorted(rs.roles) if self.role_present(r)]
+        for i in range(k):
+            if st[("role", i)] not in present:
+                return False
+        for rname in present:
+            role = rs.roles[rname]
+            if isinstance(role.count, int) and not isinstance(role.count, bool) and self.role_counted(rname):
+                if sum(1 for i in range(k) if st[("role", i)] == rname) > role.count:
+                    return False
+        for i in range(k):
+            role = st[("role", i)]
+            fixed = role in present and self.role_fixed(role)
+            if st[("votes", i)] < 0:
+                return False
+            fac = st[("faction", i)]
+            if not prod["any_faction"]:
+                if fac != self.initial_faction_of_role(role) and fac not in prod["faction"]:
+                    return False
+            perm = sorted(s for s in self.initial_statuses(role) if rs.statuses[s].permanent) if fixed else []
+            for s in perm:
+                if "faction_change" in rs.statuses[s].blocks and fac != self.canon(rs.roles[role].faction):
+                    return False
+            # a status / label no effect grants only comes with the dealt identity
+            for s in self.statuses:
+                v = st[("status", i, s)]
+                if v and s not in prod["status"] and not prod["any_status"]:
+                    if not (not self.role_fixed(role) or s in self.initial_statuses(role)):
+                        return False
+                if not v and s in perm:
+                    return False
+            fixed_labels = {x for x in self.initial_labels(role) if not rs.labels[x].removable} if fixed else set()
+            for lab in self.labels:
+                v = st[("label", i, lab)]
+                if v and lab not in prod["label"]:
+                    if not (not self.role_fixed(role) or lab in self.initial_labels(role)):
+                        return False
+                if not v and lab in fixed_labels:
+                    return False
+                if v:
+                    spec = rs.labels[lab]
+                    if not all(st[("status", i, self.canon(s))] for s in spec.implies_statuses):
+                        return False
+                    if not all(st[("label", i, self.canon(x))] for x in spec.implies_labels):
+                        return False
+            for sk in self.skills:
+                if sk not in prod["lost"] and "*" not in prod["lost"] and "$all" not in prod["lost"]:
+                    if st[("lost", i, sk)]:
+                        return False
+        for key in self.keys:
+            if key[0] == "counter":
+                spec = rs.counters[key[1]]
+                v = st[key]
+                if (spec.min is not None and v < spec.min) or (spec.max is not None and v > spec.max):
+                    return False
+            elif key[0] == "item":
+                if not (-1 <= st[key] < k):
+                    return False
+            elif key[0] in ("win", "lose"):
+                if st[key]:
+                    return False
+        return True
+
+    def dealt(self) -> list[str]:
+        return [r for r in sorted(self.rs.roles) if not self.rs.roles[r].created and self.rs.roles[r].count != 0]
+
+    def initial(self, st) -> bool:
+        """A dealt game (mirror of World.initial): realizable, everyone alive as dealt."""
+        dealt = self.dealt()
+        for i in range(self.k):
+            role = st[("role", i)]
+            if role not in dealt:
+                return False
+            if not st[("alive", i)] or st[("dying", i)] or st[("votes", i)] != 1:
+                return False
+            if st[("faction", i)] != self.initial_faction_of_role(role):
+                return False
+            for s in self.statuses:
+                if st[("status", i, s)] != (s in self.initial_statuses(role)):
+                    return False
+            for lab in self.labels:
+                if st[("label", i, lab)] != (lab in self.initial_labels(role)):
+                    return False
+            for sk in self.skills:
+                if st[("lost", i, sk)]:
+                    return False
+        for key in self.keys:
+            if key[0] == "counter" and st[key] != self.rs.counters[key[1]].initial:
+                return False
+            if key[0] == "item" and st[key] != -1:
+                return False
+        return self.realizable(st)
+
+    # ---- enumeration of concrete states ---------------------------------------------------
+    def _expand(self, assigned: dict) -> Iterator[dict]:
+        free = [key for key in self.keys if key not in assigned]
+        for values in product(*(self.domain(key) for key in free)):
+            st = {key: assigned[key] for key in self.keys if key in assigned}
+            st.update(zip(free, values))
+            yield st
+
+    def states(self, pred: Callable | None = None) -> Iterator[dict]:
+        """Every concrete state over self.keys satisfying pred (default: realizable)."""
+        pred = pred or self.realizable
+        for assigned, ok in explore(pred, self.domain):
+            if ok:
+                yield from self._expand(assigned)
+
+    def complete(self, partial: dict, pred: Callable | None = None) -> dict | None:
+        """A state satisfying pred (default: realizable) that agrees with partial, or None."""
+        pred = pred or self.realizable
+        for assigned, ok in explore(pred, self.domain, fixed=partial):
+            if ok:
+                out = {key: assigned.get(key, self.domain(key)[0]) for key in self.keys}
+                out.update({key: v for key, v in partial.items() if key not in out})
+                return out
+        return None
+
+    # ---- who ------------------------------------------------------------------------------
+    def slots(self, who: Any, w: dict) -> list[tuple[int, dict | None]]:
+        """Slots named by `who`, each with the filter that must hold (None: always)."""
+        if who is None:
+            who = "target" if "target" in w else "self"
+        if isinstance(who, dict):
+            return [(i, who) for i in range(self.k)]
+        if isinstance(who, str) and who.startswith("holder:"):
+            item = who.split(":", 1)[1]
+            return [(i, {"holds": item}) for i in range(self.k)]
+        if who == "all":
+            return [(i, None) for i in range(self.k)]
+        if who == "killer":
+            who = "source"
+        if who == "owner":
+            who = "self"
+        if who not in w:
+            raise Unbound(who)
+        return [(w[who], None)]
+
+    def one(self, who: Any, w: dict) -> int:
+        got = self.slots(who, w)
+        if len(got) != 1:
+            raise Unbound(str(who))
+        return got[0][0]
+
+    def in_slot(self, st, i: int, g: dict | None, w: dict) -> bool:
+        return True if g is None else self.filter(g, i, w, st)
+
+    # ---- filters, numbers, conditions ---------------------------------------------------
+    def filter(self, f: dict, i: int, w: dict, st) -> bool:
+        for key, val in sorted(f.items()):
+            vals = val if isinstance(val, list) else [val]
+            if key == "alive":
+                ok = st[("alive", i)] if val else not st[("alive", i)]
+            elif key == "dead":
+                ok = (not st[("alive", i)]) if val else st[("alive", i)]
+            elif key == "other":
+                ok = not ("self" in w and val) or w["self"] != i
+            elif key == "faction":
+                ok = st[("faction", i)] in {self.canon(v) for v in vals}
+            elif key == "not_faction":
+                ok = st[("faction", i)] not in {self.canon(v) for v in vals}
+            elif key == "initial_faction":
+                ok = self.initial_faction_of_role(st[("role", i)]) in {self.canon(v) for v in vals}
+            elif key == "role":
+                ok = st[("role", i)] in {self.canon(v) for v in vals}
+            elif key == "not_role":
+                ok = st[("role", i)] not in {self.canon(v) for v in vals}
+            elif key == "has_status":
+                ok = all(st[("status", i, self.canon(v))] for v in vals)
+            elif key == "lacks_status":
+                ok = not any(st[("status", i, self.canon(v))] for v in vals)
+            elif key == "label":
+                ok = all(st[("label", i, self.canon(v))] for v in vals)
+            elif key == "not_label":
+                ok = not any(st[("label", i, self.canon(v))] for v in vals)
+            elif key == "holds":
+                ok = all(st[("item", v)] == i for v in vals)
+            else:
+                ok = True
+            if not ok:
+                return False
+        return True
+
+    def num(self, n: Any, w: dict, st) -> int:
+        if isinstance(n, bool):
+            return int(n)
+        if isinstance(n, (int, float)):
+            if isinstance(n, float) and not n.is_integer():
+                raise NotSupported("fractional number")
+            return int(n)
+        if not isinstance(n, dict):
+            return 0
+        if "count" in n:
+            return sum(1 for i in range(self.k) if self.filter(n["count"], i, w, st))
+        if "counter" in n:
+            return st[self.counter_key(n["counter"], n.get("who"), w)]
+        if "players" in n:
+            return self.k
+        for op in ("add", "sub", "mul"):
+            if op in n:
+                terms = [self.num(x, w, st) for x in n[op]]
+                out = terms[0]
+                for t in terms[1:]:
+                    out = out + t if op == "add" else out - t if op == "sub" else out * t
+                return out
+        if "div" in n:
+            a, d = (self.num(x, w, st) for x in n["div"])
+            rnd = n.get("round", "floor")
+            if rnd == "ceil":
+                return zdiv(a + d - 1, d)
+            if rnd == "nearest":
+                return zdiv(2 * a + d, 2 * d)
+            return zdiv(a, d)
+        if "abs" in n:
+            return abs(self.num(n["abs"], w, st))
+        return 0
+
+    def counter_key(self, name: str, who: Any, w: dict) -> tuple:
+        if name in self.gcounters:
+            return ("counter", name)
+        return ("counter", name, self.one(who or "self", w))
+
+    def cond(self, c: Any, w: dict, st) -> bool:
+        if c is None or c is True:
+            return True
+        if c is False:
+            return False
+        if "all" in c:
+            return all(self.cond(x, w, st) for x in c["all"])
+        if "any" in c:
+            return any(self.cond(x, w, st) for x in c["any"])
+        if "not" in c:
+            return not self.cond(c["not"], w, st)
+        if "true" in c:
+            return True
+        if "false" in c:
+            return False
+        if "opaque" in c:
+            return st[("opaque", repr(sorted(c.items(), key=repr)))]
+        for key in ("has_status", "faction", "role", "label", "holds"):
+            if key in c:
+                who, name = c[key]
+                flt = {key: name}
+                return any(self.in_slot(st, i, g, w) and self.filter(flt, i, w, st) for i, g in self.slots(who, w))
+        if "alive" in c:
+            return any(self.in_slot(st, i, g, w) and st[("alive", i)] for i, g in self.slots(c["alive"], w))
+        if "is" in c:
+            a, b = (self.one(x, w) for x in c["is"])
+            return a == b
+        if "phase" in c:
+            phase = w.get("$phase")
+            if phase is None:
+                return st[("phase_is", c["phase"])]
+            return phase == c["phase"] or self.rs.window_of(phase) == c["phase"]
+        if "every" in c:
+            return all(not self.filter(c["every"], i, w, st) or self.filter(c.get("satisfies") or {}, i, w, st)
+                       for i in range(self.k))
+        if "none" in c:
+            return not any(self.filter(c["none"], i, w, st) for i in range(self.k))
+        op = COMPARE[c.get("op", ">=")]
+        if "count" in c:
+            return op(self.num({"count": c["count"]}, w, st), self.num(c.get("value", 1), w, st))
+        if "counter" in c:
+            return op(st[self.counter_key(c["counter"], c.get("who"), w)], self.num(c.get("value", 0), w, st))
+        return True
+
+    # ---- effects -------------------------------------------------------------------------
+    def blocked(self, st, i: int, what: str, cause: str | None = None) -> bool:
+        for s in self.rs.statuses.values():
+            if what in s.blocks and not (cause and cause in s.except_causes) and st[("status", i, s.name)]:
+                return True
+        return False
+
+    def apply(self, e: Effect, st: View, w: dict, pc: bool = True) -> View:
+        if e.guard is not None and pc:
+            pc = self.cond(e.guard, w, st)
+        a = e.args if isinstance(e.args, dict) else {"value": e.args}
+        handler = getattr(self, f"_e_{e.kind}", None)
+        if e.kind == "opaque":
+            raise NotSupported("opaque effect")
+        new = handler(e, a, st, w, pc) if handler else st
+        for sub in e.instead:
+            new = self.apply(sub, new, w, pc)
+        return new
+
+    def _each(self, who, w, st, pc):
+        """The slots an effect touches: resolves the words (may raise Unbound) even when
+        the effect does not happen, then keeps the slots whose filter holds."""
+        got = self.slots(who, w)
+        if not pc:
+            return []
+        return [i for i, g in got if self.in_slot(st, i, g, w)]
+
+    def _e_set_faction(self, e, a, st, w, pc):
+        to = a.get("to")
+        slots = self.slots(a.get("who"), w)
+        if to in ("$caster", "$self", "$source"):
+            src = self.one(to[1:], w)
+        upd = {}
+        if not pc:
+            return st
+        for i, g in slots:
+            if not self.in_slot(st, i, g, w) or self.blocked(st, i, "faction_change"):
+                continue
+            if to in ("$caster", "$self", "$source"):
+                val = st[("faction", src)]
+            elif to == "$initial":
+                val = self.initial_faction_of_role(st[("role", i)])
+            else:
+                val = self.canon(to)
+            upd[("faction", i)] = val
+        return st.set(upd)
+
+    def _e_grant_status(self, e, a, st, w, pc):
+        upd = {}
+        for i in self._each(a.get("who"), w, st, pc):
+            if self.blocked(st, i, "status_gain"):
+                continue
+            for s in self._status_names(a["status"]):
+                upd[("status", i, s)] = True
+        return st.set(upd)
+
+    def _e_remove_status(self, e, a, st, w, pc):
+        upd = {}
+        for i in self._each(a.get("who"), w, st, pc):
+            for s in self._status_names(a["status"]):
+                if not self.rs.statuses[s].permanent:
+                    upd[("status", i, s)] = False
+        return st.set(upd)
+
+    def _e_damage(self, e, a, st, w, pc):
+        kind = a.get("kind")
+        upd = {}
+        for i in self._each(a.get("who"), w, st, pc):
+            if not st[("alive", i)]:
+                continue
+            if not e.force and (self.blocked(st, i, "damage", kind) or self.blocked(st, i, "out", kind)):
+                continue
+            upd[("dying", i)] = True
+        return st.set(upd)
+
+    def _e_out(self, e, a, st, w, pc):
+        cause = a.get("cause")
+        upd = {}
+        for i in self._each(a.get("who"), w, st, pc):
+            if not st[("alive", i)]:
+                continue
+            if not e.force and self.blocked(st, i, "out", cause):
+                continue
+            upd[("alive", i)] = False
+            upd[("dying", i)] = False
+        return st.set(upd)
+
+    def _e_prevent_out(self, e, a, st, w, pc):
+        return st.set({("dying", i): False
+                       for i in self._each(a.get("who", "victim" if "victim" in w else "self"), w, st, pc)})
+
+    def _e_revive(self, e, a, st, w, pc):
+        return st.set({("alive", i): True for i in self._each(a.get("who"), w, st, pc)})
+
+    def _e_set_role(self, e, a, st, w, pc):
+        to = a.get("to")
+        upd = {}
+        for i in self._each(a.get("who"), w, st, pc):
+            if to == "$flip":
+                cur = st[("role", i)]
+                role = self.rs.roles.get(cur)
+                val = role.flip_to if role is not None and role.flip_to and role.flip_to in self.rs.roles else cur
+            else:
+                val = self.canon(to)
+            upd[("role", i)] = val
+        return st.set(upd)
+
+    def _e_gain_skill(self, e, a, st, w, pc):
+        return st.set({("lost", i, sk): False for i in self._each(a.get("who", "self"), w, st, pc)
+                       for sk in self._skill_names(a["skill"])})
+
+    def _e_lose_skill(self, e, a, st, w, pc):
+        return st.set({("lost", i, sk): True for i in self._each(a.get("who", "self"), w, st, pc)
+                       for sk in self._skill_names(a["skill"])})
+
+    def _e_add_label(self, e, a, st, w, pc):
+        return st.set({("label", i, self.canon(a["label"])): True for i in self._each(a.get("who"), w, st, pc)})
+
+    def _e_remove_label(self, e, a, st, w, pc):
+        lab = self.rs.labels[self.canon(a["label"])]
+        if not lab.removable:
+            return st
+        return st.set({("label", i, lab.name): False for i in self._each(a.get("who"), w, st, pc)})
+
+    def _e_counter(self, e, a, st, w, pc):
+        key = self.counter_key(a["name"], a.get("who", "self"), w)
+        if not pc:
+            return st
+        cur = st[key]
+        op = a.get("op", "add")
+        if op == "halve":
+            new = zdiv(cur, 2)
+        else:
+            val = self.num(a.get("value", 1), w, st)
+            new = {"add": cur + val, "sub": cur - val, "set": val}.get(op, cur)
+        spec = self.rs.counters[a["name"]]
+        if spec.min is not None and new < spec.min:
+            new = spec.min
+        return st.set({key: new})
+
+    def _e_vote_weight(self, e, a, st, w, pc):
+        got = self.slots(a.get("who", "self"), w)
+        if not pc:
+            return st
+        val = self.num(a.get("value", 1), w, st)
+        upd = {}
+        for i, g in got:
+            if self.in_slot(st, i, g, w):
+                upd[("votes", i)] = val if a.get("op") == "set" else st[("votes", i)] + val
+        return st.set(upd)
+
+    def _e_give_item(self, e, a, st, w, pc):
+        to = self.one(a.get("to", "self"), w)
+        return st.set({("item", a["item"]): to}) if pc else st
+
+    def _faction_named(self, value: Any, w: dict, st) -> str:
+        if isinstance(value, str) and value.startswith("$"):
+            return st[("faction", self.one(value[1:], w))]
+        return self.canon(value)
+
+    def _e_win(self, e, a, st, w, pc):
+        value = a.get("value", a.get("faction", "$self"))
+        if isinstance(value, str) and value.startswith("$"):
+            self.one(value[1:], w)
+        return st.set({("win", self._faction_named(value, w, st)): True}) if pc else st
+
+    def _e_lose(self, e, a, st, w, pc):
+        value = a.get("value", a.get("faction", "$self"))
+        if isinstance(value, str) and value.startswith("$"):
+            self.one(value[1:], w)
+        return st.set({("lose", self._faction_named(value, w, st)): True}) if pc else st
+
+    # ---- skills ----------------------------------------------------------------------------
+    def holds(self, st, i: int, skill: Skill) -> bool:
+        if st[("lost", i, skill.name)]:
+            return False
+        if skill.owner_role:
+            return st[("role", i)] == skill.owner_role
+        for key, val in sorted((skill.owner or {}).items()):
+            if key == "label" and not st[("label", i, self.canon(val))]:
+                return False
+            if key == "faction" and st[("faction", i)] != self.canon(val):
+                return False
+            if key == "status" and not st[("status", i, self.canon(val))]:
+                return False
+            if key == "item" and st[("item", val)] != i:
+                return False
+            if key == "role" and st[("role", i)] != self.canon(val):
+                return False
+        return True
+
+    def enabled(self, st, skill: Skill, b: Bind) -> bool:
+        trig = skill.trigger or {}
+        if not self.holds(st, b.self_slot, skill):
+            return False
+        if (not trig or trig.get("event") not in ("went_out", "about_to_go_out")) and trig.get("event") != "targeted":
+            if not st[("alive", b.self_slot)]:
+                return False
+        if skill.targets:
+            f = skill.targets.get("filter") or {}
+            for t in b.targets:
+                if not self.filter(f, t, b.words(t), st):
+                    return False
+        if skill.condition and not self.cond(skill.condition, b.words(), st):
+            return False
+        on = trig.get("on")
+        if isinstance(on, dict):
+            who = "caster" if trig.get("event") == "targeted" else "victim"
+            wd = b.words()
+            if who in wd and not self.filter(on, wd[who], wd, st):
+                return False
+        if not trig and self.blocked(st, b.self_slot, "skills"):
+            return False
+        return True
+
+    @staticmethod
+    def mentions_target(e: Effect) -> bool:
+        def walk(x) -> bool:
+            if x == "target":
+                return True
+            if isinstance(x, dict):
+                return any(walk(v) for v in x.values())
+            if isinstance(x, list):
+                return any(walk(v) for v in x)
+            return False
+        if isinstance(e.args, dict) and "who" not in e.args and e.kind in TARGET_DEFAULT_KINDS:
+            return True
+        return walk(e.args) or walk(e.guard) or any(Interp.mentions_target(x) for x in e.instead)
+
+    def run(self, st: View, skill: Skill, b: Bind) -> View:
+        """Resolve the skill: effects naming the target apply once per target, in order."""
+        for e in skill.effects:
+            if self.mentions_target(e) and len(b.targets) > 1:
+                for t in b.targets:
+                    st = self.apply(e, st, b.words(t))
+            else:
+                st = self.apply(e, st, b.words())
+        return st
+
+    # ---- game-level questions -------------------------------------------------------------
+    def faction_goal(self, st, faction: str) -> bool:
+        f = self.rs.factions[faction]
+        if st[("win", faction)]:
+            return True
+        if not f.win:
+            return False
+        return any(st[("faction", i)] == faction for i in range(self.k)) and self.cond(f.win, {}, st)
+
+
+@dataclass
+class OrderWitness:
+    start: dict
+    ab: dict
+    ba: dict
+    differing: list
+
+
+def pin_ok(st, k: int, dying: tuple = (), dead: tuple = (), alive: tuple = ()) -> bool:
+    """Mirror of scenarios.Pin: exactly the `dying` slots are about to go out."""
+    for i in range(k):
+        if st[("dying", i)] != (i in dying):
+            return False
+    return all(st[("alive", i)] for i in tuple(dying) + tuple(alive)) and not any(st[("alive", i)] for i in dead)
+
+
+def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | None = None):
+    """(ab, ba, differing keys) when the scene and both uses are enabled, else None.
+    scene, a, b: (skill, Bind) pairs."""
+    pin = pin or {}
+    if not pin_ok(st0, it.k, **pin):
+        return None
+    v = View(st0)
+    if not all(it.enabled(v, s, bd) for s, bd in scene):
+        return None
+    pre = v
+    for s, bd in scene:
+        pre = it.run(pre, s, bd)
+    if not (it.enabled(pre, *a) and it.enabled(pre, *b)):
+        return None
+    ab = it.run(it.run(pre, *a), *b)
+    ba = it.run(it.run(pre, *b), *a)
+    written = set(ab.writes) | set(ba.writes)
+    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key]]
+    return ab, ba, diff
+
+
+def order_dependent(it: Interp, a: tuple, b: tuple, scene: list = (), pin: dict | None = None,
+                    mode: str = "lazy") -> OrderWitness | None:
+    """Is there a realizable state where the scene and both uses are enabled and resolving
+    a then b ends differently from b then a? Returns a witness or None."""
+    def q(st):
+        got = both_orders(it, st, list(scene), a, b, pin)
+        return got if got and got[2] else None
+
+    if mode == "full":
+        for st in it.states():
+            got = q(st)
+            if got:
+                return OrderWitness(st, got[0].dict(it.keys), got[1].dict(it.keys), got[2])
+        return None
+    for assigned, got in explore(q, it.domain):
+        if not got:
+            continue
+        full = it.complete(assigned)
+        if full is not None:
+            got = q(full)
+            assert got, "a completed state must behave like the class it completes"
+            return OrderWitness(full, got[0].dict(it.keys), got[1].dict(it.keys), got[2])
+    return None
+
+
+def possible(it: Interp, pred: Callable, mode: str = "lazy") -> dict | None:
+    """A realizable state satisfying pred, or None."""
+    if mode == "full":
+        for st in it.states():
+            if pred(st):
+                return st
+        return None
+    for assigned, ok in explore(pred, it.domain):
+        if ok:
+            full = it.complete(assigned)
+            if full is not None:
+                return full
+    return None
+
+
+# ---- moves (mirror of reach.Transitions) -------------------------------------------------------
+def uses_words(skill: Skill) -> set[str]:
+    words: set[str] = set()
+
+    def walk(x) -> None:
+        if isinstance(x, str) and x.lstrip("$") in ("caster", "victim", "source", "killer"):
+            words.add("source" if x.lstrip("$") == "killer" else x.lstrip("$"))
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(skill.condition)
+    for e in skill.all_effects():
+        walk(e.args)
+        walk(e.guard)
+    trig = skill.trigger or {}
+    if trig.get("event") == "targeted":
+        words.add("caster")
+    if trig.get("event") in ("about_to_go_out", "went_out", "killed"):
+        words.add("victim")
+    return words
+
+
+def bindings(it: Interp, skill: Skill) -> list[Bind]:
+    words = sorted(uses_words(skill))
+    out = []
+    for i in range(it.k):
+        for t in ([(j,) for j in range(it.k)] if skill.targets else [()]):
+            for combo in product(range(it.k), repeat=len(words)):
+                out.append(Bind(i, t, tuple(zip(words, combo))))
+    return out
+
+
+def successors(it: Interp, st: dict, skills: list[Skill]) -> Iterator[tuple[str, dict]]:
+    """Every state one move away: a skill use (any slot, any single target), a vote-out
+    of an alive slot, or the pending outs happening ('settle')."""
+    v = View(st)
+    for s in skills:
+        for bd in bindings(it, s):
+            try:
+                if it.enabled(v, s, bd):
+                    new = it.run(v, s, bd)
+                    yield f"{s.name}@{bd.self_slot}->{bd.targets}", {**st, **new.writes}
+            except Unbound:
+                continue
+    for j in range(it.k):
+        if st[("alive", j)]:
+            yield f"vote@{j}", {**st, ("alive", j): False, ("dying", j): False}
+    settled = dict(st)
+    for i in range(it.k):
+        settled[("alive", i)] = st[("alive", i)] and not st[("dying", i)]
+        settled[("dying", i)] = False
+    yield "settle", settled
+
+
+def setup_skills(rs: Ruleset) -> list[Skill]:
+    """Skills of the one-off phases and setup triggers (mirror of reach.setup_skills)."""
+    once = {p.name for p in rs.phases if p.once}
+    out = []
+    for s in rs.skills:
+        trig = s.trigger or {}
+        if s.timing and set(s.timing) <= once:
+            out.append(s)
+        elif trig.get("event") == "setup" or (trig.get("phase") in once):
+            out.append(s)
+    return out
+
+
+def after_setup(it: Interp, st: dict, once: list[Skill]) -> list[dict]:
+    """Every state the one-off phases can leave: each setup skill, binding by binding, may
+    be used when enabled (a free choice); a setup trigger that can fire fires at least once."""
+    results = [st]
+    for s in once:
+        nxt_results = []
+        for start in results:
+            partial = [(start, False, False)]      # (state, some use was enabled, some use chosen)
+            for bd in bindings(it, s):
+                grown = []
+                try:
+                    for cur, any_en, any_ch in partial:
+                        en = it.enabled(View(cur), s, bd)
+                        grown.append((cur, any_en or en, any_ch))
+                        if en:
+                            grown.append(({**cur, **it.run(View(cur), s, bd).writes}, True, True))
+                except Unbound:
+                    continue
+                partial = grown
+            for cur, any_en, any_ch in partial:
+                if (s.trigger or {}).get("event") == "setup" and any_en and not any_ch:
+                    continue
+                nxt_results.append(cur)
+        results = nxt_results
+    return results
+
+
+def reach(it: Interp, goal: Callable[[dict], bool], depth: int, skills: list[Skill]) -> list | None:
+    """Breadth-first over concrete states from every dealt game after setup: the moves of
+    a shortest trace (at most depth steps) to a state where goal holds, or None."""
+    keys = it.keys
+    once = setup_skills(it.rs)
+    skills = [s for s in skills if s not in once]
+    frontier = []
+    seen = set()
+    for dealt in it.states(it.initial):
+        for st in after_setup(it, dealt, once):
+            fz = tuple(st[k] for k in keys)
+            if fz not in seen:
+                seen.add(fz)
+                frontier.append((st, []))
+    for d in range(depth + 1):
+        nxt = []
+        for st, path in frontier:
+            if goal(st):
+                return path or ["(start)"]
+            if d == depth:
+                continue
+            for label, new in successors(it, st, skills):
+                fz = tuple(new[k] for k in keys)
+                if fz not in seen:
+                    seen.add(fz)
+                    nxt.append((new, path + [label]))
+        frontier = nxt
+    return None
+
+
+def forced_contradictions(it: Interp, mode: str = "lazy", respect_except: bool = True) -> set[tuple[str, str]]:
+    """(skill uid, status) pairs: an effect marked `force` that a status blocks, for some
+    realizable state where the skill is enabled (self = P1, target = P2), the victim holds
+    the status and the effect's guard holds. With respect_except, a status does not block
+    an out/damage whose cause/kind it lists under `except` (LANGUAGE.md)."""
+    what_of = {"set_faction": "faction_change", "out": "out", "damage": "damage", "grant_status": "status_gain"}
+    out: set[tuple[str, str]] = set()
+    for skill in it.rs.skills:
+        for e in skill.all_effects():
+            if not e.force or e.kind not in what_of:
+                continue
+            a = e.args if isinstance(e.args, dict) else {}
+            who = a.get("who", "target")
+            who = who if isinstance(who, str) else "target"
+            if who not in ("self", "target"):
+                continue
+            bd = Bind(0, (1,) if skill.targets else ())
+            victim = 1 if who == "target" and skill.targets else 0
+            cause = a.get("cause") if e.kind == "out" else a.get("kind") if e.kind == "damage" else None
+            for s in sorted(it.rs.statuses.values(), key=lambda s: s.name):
+                blocks = {"damage", "out"} & s.blocks if e.kind == "damage" else {what_of[e.kind]} & s.blocks
+                if not blocks:
+                    continue
+                if respect_except and e.kind in ("out", "damage") and cause and cause in s.except_causes:
+                    continue
+
+                def pred(st, s=s, skill=skill, bd=bd, e=e, victim=victim):
+                    return (it.enabled(st, skill, bd) and st[("status", victim, s.name)]
+                            and (e.guard is None or it.cond(e.guard, bd.words(), st)))
+                if possible(it, pred, mode) is not None:
+                    out.add((skill.uid, s.name))
+    return out

@@ -1,0 +1,167 @@
+"""Bad input: `python -m verifier check <dir>` exits 2 and prints `file:line: 错误: …` on
+stderr, with no traceback, and the line is the line of the offending YAML node.
+Nothing in a ruleset is ever executed."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ERROR_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): 错误: (?P<message>.+)$")
+
+SOURCE = "# 来源: fixture | 作者: tests\n甲身份属于甲阵营，夜晚可使用【乙技能】获得[护盾]。\n"
+
+# A valid ruleset; every case below breaks exactly one node of it.
+BASE = """\
+schema: ruleset/v1
+id: broken
+title: 坏输入
+author: tests
+source: source.txt
+phases:
+  - {name: 夜晚, src: 2}
+factions:
+  - {name: 甲阵营, src: 2, lose: {none: {alive: true, faction: 甲阵营}}}
+statuses:
+  - {name: 护盾, src: 2, blocks: []}
+roles:
+  - name: 甲身份
+    src: 2
+    faction: 甲阵营
+    skills:
+      - name: 乙技能
+        src: 2
+        timing: [夜晚]
+        effects:
+          - grant_status:
+              who: self
+              status: 护盾
+            src: 2
+"""
+
+
+def _swap(old: str, new: str) -> Callable[[str], str]:
+    def edit(text: str) -> str:
+        assert text.count(old) == 1, old
+        return text.replace(old, new)
+    return edit
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    edit: Callable[[str], str]
+    offending: str | None          # the offending line's text (its line number is expected); None: line 0
+    bug: str | None = None         # known engine problem: the whole case fails
+    line_bug: str | None = None    # known engine problem: only the reported line is wrong
+    executes: str | None = None    # a file that exists only if the YAML was executed
+
+
+TRACEBACK = ("models/yaml_lines.py raises LoadError, but load_ruleset neither catches it nor wraps it in "
+             "InvalidRuleset, and the CLI catches only InvalidRuleset: a Python traceback and exit 1")
+
+CASES = [
+    Case("yaml-syntax-error", _swap("title: 坏输入\n", "title: 坏输入: 冒号\n"), "title: 坏输入: 冒号", bug=TRACEBACK),
+    Case("duplicate-key", _swap("author: tests\n", "author: tests\ntitle: 又一个标题\n"), "title: 又一个标题",
+         bug=TRACEBACK),
+    Case("unknown-top-level-key", lambda t: t + "colour: 红\n", "colour: 红",
+         line_bug="jsonschema reports additionalProperties at the parent object's path, so the message points at "
+                  "line 1 (the top-level mapping) instead of the unknown key's own line"),
+    Case("role-missing-faction", _swap("    faction: 甲阵营\n", "    count: 1\n"), "  - name: 甲身份"),
+    Case("undeclared-status-in-effect", _swap("              status: 护盾\n", "              status: 幽灵\n"),
+         "              status: 幽灵"),
+    Case("python-tag-echo",
+         _swap("title: 坏输入\n", 'title: !!python/object/apply:os.system ["echo hacked"]\n'),
+         'title: !!python/object/apply:os.system ["echo hacked"]'),
+    Case("python-tag-touch",
+         _swap("title: 坏输入\n", 'title: !!python/object/apply:os.system ["touch {tmp}/HACKED"]\n'),
+         'title: !!python/object/apply:os.system ["touch {tmp}/HACKED"]', executes="HACKED"),
+    Case("python-tag-on-a-valid-list",
+         _swap("        timing: [夜晚]\n", "        timing: !!python/object/apply:os.system [夜晚]\n"),
+         "        timing: !!python/object/apply:os.system [夜晚]",
+         bug="yaml_lines.walk only checks tags on scalar nodes (and only tags spelled with a single '!'): a "
+             "!!python/... tag on a sequence or mapping is silently dropped, the file loads and the check runs (exit 0)"),
+    Case("python-name-tag-on-a-scalar",
+         _swap("title: 坏输入\n", "title: !!python/name:os.system\n"), "title: !!python/name:os.system",
+         bug="PyYAML expands '!!python/name:…' to 'tag:yaml.org,2002:python/name:…', which the startswith('!') check "
+             "misses; SafeConstructor then raises ConstructorError, uncaught: a traceback and exit 1"),
+    Case("nonexistent-folder", lambda t: t, None),
+]
+
+
+def _write(tmp_path, case: Case) -> tuple[str, str | None]:
+    if case.name == "nonexistent-folder":
+        return str(tmp_path / "没有这个目录"), None
+    folder = tmp_path / "ruleset"
+    folder.mkdir()
+    text = case.edit(BASE).replace("{tmp}", str(tmp_path))
+    (folder / "ruleset.yaml").write_text(text, encoding="utf-8")
+    (folder / "source.txt").write_text(SOURCE, encoding="utf-8")
+    return str(folder), text
+
+
+def _run(folder: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "verifier", "check", folder], cwd=REPO, env=env,
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+
+
+def _errors(stderr: str) -> list[re.Match]:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    matches = [ERROR_LINE.match(line) for line in lines]
+    assert lines and all(matches), f"stderr is not only `file:line: 错误: …` lines:\n{stderr}"
+    return matches  # type: ignore[return-value]
+
+
+def _expected_line(case: Case, text: str | None, tmp_path) -> int:
+    if case.offending is None:
+        return 0
+    wanted = case.offending.replace("{tmp}", str(tmp_path))
+    numbers = [i for i, line in enumerate(text.splitlines(), start=1) if line == wanted]
+    assert len(numbers) == 1, wanted
+    return numbers[0]
+
+
+def _params(field: str) -> list:
+    out = []
+    for c in CASES:
+        reason = c.bug or (c.line_bug if field == "line" else None)
+        marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+        out.append(pytest.param(c, id=c.name, marks=marks))
+    return out
+
+
+def test_base_ruleset_is_valid(tmp_path):
+    folder, _ = _write(tmp_path, Case("base", lambda t: t, None))
+    res = _run(folder)
+    assert res.returncode in (0, 1), res.stderr
+    assert "错误" not in res.stderr
+
+
+@pytest.mark.parametrize("case", _params("clean"))
+def test_bad_input_is_rejected_cleanly(tmp_path, case: Case):
+    folder, _ = _write(tmp_path, case)
+    res = _run(folder)
+    assert "Traceback" not in res.stderr, res.stderr
+    assert res.returncode == 2, f"exit {res.returncode}\nstdout:\n{res.stdout}\nstderr:\n{res.stderr}"
+    assert res.stdout == "", res.stdout  # nothing ran, nothing was echoed
+    for m in _errors(res.stderr):
+        assert m["file"] == os.path.join(folder, "ruleset.yaml"), m.group(0)
+    if case.executes:
+        assert not (tmp_path / case.executes).exists(), "the YAML tag was executed"
+
+
+@pytest.mark.parametrize("case", _params("line"))
+def test_error_points_at_the_offending_line(tmp_path, case: Case):
+    folder, text = _write(tmp_path, case)
+    res = _run(folder)
+    assert res.returncode == 2, res.stderr
+    reported = {int(m["line"]) for m in _errors(res.stderr)}
+    expected = _expected_line(case, text, tmp_path)
+    assert reported == {expected}, f"expected line {expected}, got {sorted(reported)}:\n{res.stderr}"
