@@ -41,6 +41,17 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return f"{where}: {error.message}"
 
 
+def _error_path(error: jsonschema.ValidationError) -> tuple:
+    """Point at the offending key itself, not its parent mapping."""
+    path = tuple(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set((error.schema.get("properties") or {}))
+        extra = sorted(k for k in error.instance if k not in allowed)
+        if extra:
+            return path + (extra[0],)
+    return path
+
+
 def _where(data: dict, lines: dict, path: tuple) -> Where:
     src = data.get("src") if isinstance(data, dict) else None
     if src is None:
@@ -92,10 +103,13 @@ def load_ruleset(folder: str) -> Ruleset:
             text = fh.read()
     except UnicodeDecodeError as exc:
         raise InvalidRuleset([LoadError(shown, 1, f"文件不是 UTF-8 编码（{exc.reason}）")]) from None
-    data, lines = load_with_lines(text, shown) if text.strip() else (None, {})
+    try:
+        data, lines = load_with_lines(text, shown) if text.strip() else (None, {})
+    except LoadError as exc:
+        raise InvalidRuleset([exc]) from None
     if not isinstance(data, dict):
         raise InvalidRuleset([LoadError(shown, 1, "顶层应为映射（schema, id, title, …）")])
-    errors = [LoadError(shown, line_of(lines, tuple(err.absolute_path)), _describe(err))
+    errors = [LoadError(shown, line_of(lines, _error_path(err)), _describe(err))
               for err in _VALIDATOR.iter_errors(data)]
     if errors:
         raise InvalidRuleset(errors[:50])

@@ -24,6 +24,7 @@ class LoadError(Exception):
 
 
 _SAFE = yaml.constructor.SafeConstructor()
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:
@@ -45,9 +46,10 @@ def load_with_lines(text: str, file: str) -> tuple[Any, dict[Path, int]]:
 
     def walk(node: yaml.Node, path: Path) -> Any:
         lines[path] = node.start_mark.line + 1
+        if node.tag not in _PLAIN_TAGS:
+            # explicit tags could ask a loader to build objects; a ruleset is plain data only
+            raise LoadError(file, lines[path], f"不允许的 YAML 标签 {node.tag}：规则文件只能包含普通数据")
         if isinstance(node, yaml.ScalarNode):
-            if node.tag.startswith("!") :
-                raise LoadError(file, lines[path], f"不允许的 YAML 标签 {node.tag}")
             return _scalar(node)
         if isinstance(node, yaml.SequenceNode):
             return [walk(child, path + (i,)) for i, child in enumerate(node.value)]

@@ -27,18 +27,7 @@ EXPECT = re.compile(r"^# expect: (?P<kind>\S+) subjects=(?P<subjects>.+?) verdic
 
 # Fixtures on which an analysis is known to be wrong. Each one stays in the suite as a strict
 # xfail so that the fix is noticed (the test then XPASSes and fails until the mark is removed).
-KNOWN_ENGINE_BUGS = {
-    "loop/bad_status_pingpong":
-        "loops.terminates() discharges every all-status_gained cycle ('状态已持有时再次获得不会产生新事件') "
-        "although both triggers remove their own status first, so each grant is a new gain: a real infinite loop",
-    "loop/bad_revive_pingpong":
-        "loops.terminates() discharges every went_out cycle ('每名角色只能出局一次') although both triggers "
-        "revive their holder, so each player goes out again and again: a real infinite loop",
-    "unknown/bad_order_undecided":
-        "an order question z3 cannot decide is reported as kind 'unknown' by OrderDependence, but "
-        "check(kinds=['unknown']) never runs OrderDependence and check(kinds=['order-dependence']) drops "
-        "the 'unknown' finding: under either filter the undecided question is silently lost",
-}
+KNOWN_ENGINE_BUGS: dict[str, str] = {}  # fixture id -> reason, for engine bugs not yet fixed
 
 
 @dataclass(frozen=True)

@@ -16,16 +16,18 @@ def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[s
           players: int | None = None, lang: str = "zh") -> Report:
     world = World(rs, players)
     solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    world.strengthen(solver)
     cx = Context(rs, world, solver, lang=lang)
     wanted = set(kinds) if kinds else None
     findings: list[Finding] = []
     for analysis in ANALYSES:
-        if wanted and analysis.kind not in wanted and not (set(getattr(analysis, "kinds", ())) & wanted):
+        if wanted and not (set(analysis.yields()) & wanted):
             continue
         if progress:
             progress(analysis.kind)
         for f in analysis().run(cx):
-            if wanted and f.kind not in wanted:
+            # an undecided question is never silenced: unknown findings pass every filter
+            if wanted and f.kind not in wanted and f.kind != "unknown":
                 continue
             findings.append(f)
     findings = _dedupe(findings, rs.id)

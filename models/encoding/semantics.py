@@ -233,7 +233,7 @@ class Semantics:
                 val = self.initial_faction(st, i)
             else:
                 val = self.sorts.factions[self.canon(to)]
-            ok = z3.And(pc, g, z3.Not(self.blocked(st, i, "faction_change")))
+            ok = z3.And(pc, g, z3.Not(self.blocked(st, i, "faction_change")) if not e.force else self.true())
             upd |= self._upd(st, ("faction", i), ok, val)
         return st.set(upd)
 
@@ -248,7 +248,7 @@ class Semantics:
         upd = {}
         for i, g in self.slots(a.get("who"), b, st):
             for s in self._status_names(a["status"]):
-                ok = z3.And(pc, g, z3.Not(self.blocked(st, i, "status_gain")))
+                ok = z3.And(pc, g, z3.Not(self.blocked(st, i, "status_gain")) if not e.force else self.true())
                 upd |= self._upd(st, ("status", i, s), ok, self.true())
         return st.set(upd)
 
@@ -392,8 +392,18 @@ class Semantics:
             for key in self.keys_of(w, st):
                 if len(key) > 1 and key[0] not in ("counter", "item", "win", "lose") and key[1] not in slots:
                     continue  # an opaque effect writes only its own players' values
-                upd[key] = z3.If(pc, self.factory.havoc(key, st[key]), st[key])
+                fresh = self.factory.havoc(key, st[key])
+                if self._monotone(key):
+                    fresh = z3.Or(st[key], fresh)  # a permanent status / fixed label is never lost
+                upd[key] = z3.If(pc, fresh, st[key])
         return st.set(upd)
+
+    def _monotone(self, key) -> bool:
+        if key[0] == "status":
+            return self.rs.statuses[key[2]].permanent
+        if key[0] == "label":
+            return not self.rs.labels[key[2]].removable
+        return False
 
     def keys_of(self, word: str, st: State) -> list:
         """State keys named by an opaque reads/writes word (faction, status:S, counter:C …)."""

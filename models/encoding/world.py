@@ -56,6 +56,7 @@ class World:
         self.factory = StateFactory(self.sorts, self.vocab)
         self.sem = Semantics(rs, self.sorts, self.factory)
         self._states = 0
+        self.derived: list = []   # proven invariants, see strengthen()
 
     def state(self, prefix: str = "s") -> State:
         self._states += 1
@@ -209,7 +210,15 @@ class World:
         for f in self.vocab.factions:
             cs.append(z3.Not(st[("win", f)]))
             cs.append(z3.Not(st[("lose", f)]))
+        cs += [fact.build(st) for fact in self.derived]
         return cs
+
+    def strengthen(self, solver) -> list:
+        """Add the proven slot invariants (Houdini) to every realizable state from now on."""
+        from .invariants import houdini, slot_facts
+        facts, unknown = houdini(self, solver, slot_facts(self), "derive")
+        self.derived = facts
+        return facts
 
     def initial(self, st: State) -> list[z3.BoolRef]:
         """The start of a game: every slot as dealt."""

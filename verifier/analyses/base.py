@@ -71,6 +71,12 @@ class Analysis:
     def run(self, cx: Context) -> Iterator[Finding]:
         raise NotImplementedError
 
+    may_be_unknown: bool = False   # True when a query can run out of budget (then kind "unknown")
+
+    @classmethod
+    def yields(cls) -> tuple[str, ...]:
+        return (cls.kind, "unknown") if cls.may_be_unknown else (cls.kind,)
+
     @classmethod
     def doc(cls) -> str:
         return (cls.__doc__ or "").strip()

@@ -90,9 +90,11 @@ def terminates(rs: Ruleset, cycle: list[Skill], events: list[tuple]) -> str | No
             return f"【{s.name}】有次数限制"
         if s.uses:
             return f"【{s.name}】每个时段限用{s.uses['count']}次"
-    if all(e[0] in ("went_out", "about_to_go_out", "killed", "faction_eliminated") for e in events):
+    kinds = {e.kind for s in cycle for e in s.all_effects()}
+    if all(e[0] in ("went_out", "about_to_go_out", "killed", "faction_eliminated") for e in events) \
+            and "revive" not in kinds:
         return "每名角色只能出局一次"
-    if all(e[0] == "status_gained" for e in events):
+    if all(e[0] == "status_gained" for e in events) and "remove_status" not in kinds:
         return "状态已持有时再次获得不会产生新事件"
     return None
 

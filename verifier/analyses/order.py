@@ -22,6 +22,7 @@ class OrderDependence(Analysis):
     summary = "同一时段内的两个效果结算顺序未定义，且顺序不同结果不同"
     severity = "warning"
     decides_by = "both"
+    may_be_unknown = True
 
     def run(self, cx: Context) -> Iterator[Finding]:
         seen: set[tuple] = set()

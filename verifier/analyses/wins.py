@@ -29,6 +29,7 @@ class ImpossibleWin(Analysis):
     summary = "某阵营的胜利条件永远无法达成（已证明）"
     severity = "error"
     decides_by = "smt"
+    may_be_unknown = True
 
     def run(self, cx: Context) -> Iterator[Finding]:
         depth = int(cx.rs.bounds["depth"])
@@ -70,6 +71,7 @@ class SimultaneousWin(Analysis):
     summary = "两个阵营可能同时满足胜利条件且无优先级"
     severity = "warning"
     decides_by = "smt"
+    may_be_unknown = True
 
     def run(self, cx: Context) -> Iterator[Finding]:
         rs = cx.rs

@@ -37,7 +37,7 @@ def write_html(report: Report, lang: str = "zh", graph: dict | None = None) -> s
     rid = report.ruleset["id"]
     if graph is None:
         graph = graph_for_report(report)
-    title = f"{t['title']}：{report.ruleset.get('title', rid)}（{rid}）"
+    title = t["heading"].format(title=report.ruleset.get("title", rid), id=rid)
     parts = [f"<h1>{escape(title)}</h1>", _meta(report, t), _summary(report, t, lang),
              _graph_section(graph, t), f'<section id="findings"><h2>{escape(t["findings"])}</h2>']
     findings = sorted(report.findings, key=sort_key)
@@ -55,7 +55,7 @@ def _meta(report: Report, t: dict[str, str]) -> str:
             (t["bounds"], t["bounds_text"].format(**report.bounds))]
     if report.coverage:
         rows.append((t["coverage"], t["coverage_text"].format(**report.coverage)))
-    return '<ul class="meta">' + "".join(f"<li>{escape(k)}：{escape(str(v))}</li>" for k, v in rows) + "</ul>"
+    return '<ul class="meta">' + "".join(f"<li>{escape(k + t['sep'] + str(v))}</li>" for k, v in rows) + "</ul>"
 
 
 def _summary(report: Report, t: dict[str, str], lang: str) -> str:
@@ -83,10 +83,10 @@ def _finding(f: Finding, rid: str, t: dict[str, str], lang: str) -> str:
     subjects = "、".join(f.subjects)
     out = [f"<article {attrs}>",
            f"<h3>{escape(severity_text(f.severity, lang))} · <code>{f.kind}</code> · {escape(subjects)}</h3>",
-           f'<p class="meta">{escape(t["verdict"])}：{escape(verdict_text(f.verdict, lang))} · '
-           f'{escape(t["id"])}：<code>{fid}</code></p>']
+           f'<p class="meta">{escape(t["verdict"] + t["sep"])}{escape(verdict_text(f.verdict, lang))} · '
+           f'{escape(t["id"] + t["sep"])}<code>{fid}</code></p>']
     if f.suppressed:
-        out.append(f'<p class="suppressed">{escape(t["suppressed"])}：{escape(f.suppressed)}</p>')
+        out.append(f'<p class="suppressed">{escape(t["suppressed"] + t["sep"])}{escape(f.suppressed)}</p>')
     out.append(f'<p class="message">{escape(message_of(f, lang))}</p>')
     for part, bullet in SCENARIO_PARTS:
         items = (f.scenario or {}).get(part) or []
@@ -151,11 +151,13 @@ def _toward(p: tuple, c: tuple, by: float) -> tuple[float, float]:
 def svg(graph: dict) -> str:
     nodes = graph["nodes"]
     size, pos = _layout([n["id"] for n in nodes])
-    flagged = {c[k] for c in graph["conflicts"] for k in ("source", "target")} | {u for lp in graph["loops"] for u in lp["cycle"]}
+    flagged = {c[k] for c in graph["conflicts"] for k in ("source", "target")}
+    flagged |= {u for lp in graph["loops"] for u in lp["cycle"]}
+    markers = "".join(f'<marker id="{m}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
+                      f'orient="auto"><path d="M0,0L10,5L0,10z" fill="{c}"/></marker>'
+                      for m, c in (("arrow-trigger", "#9e9e9e"), ("arrow-loop", "#ef6c00")))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(size)} {_f(size)}" role="img">',
-           "<defs>" + "".join(f'<marker id="{m}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
-                              f'orient="auto"><path d="M0,0L10,5L0,10z" fill="{c}"/></marker>'
-                              for m, c in (("arrow-trigger", "#9e9e9e"), ("arrow-loop", "#ef6c00"))) + "</defs>"]
+           f"<defs>{markers}</defs>"]
     for e in graph["edges"]:
         out.append(_arc(pos[e["source"]], pos[e["target"]], "edge trigger", "arrow-trigger",
                         f'{e["source"]} → {e["target"]}（{e["event"]}）'))

@@ -7,21 +7,23 @@ from ..findings import KINDS, SEVERITIES, Finding, Report, sort_key
 from .text_report import SEV_ZH, VERDICT_ZH
 
 LABELS: dict[str, dict[str, str]] = {
-    "zh": {"title": "验证报告", "ruleset": "规则", "source": "原帖", "bounds": "界限", "coverage": "覆盖",
+    "zh": {"heading": "验证报告：{title}（{id}）", "sep": "：", "ruleset": "规则", "source": "原帖", "bounds": "界限",
+           "coverage": "覆盖",
            "summary": "摘要", "unknown": "未知", "suppressed": "已抑制", "kind": "类型", "count": "数量",
            "about": "说明", "findings": "问题", "none": "未发现问题。", "roles": "角色", "steps": "步骤",
-           "outcomes": "结果", "locations": "位置", "verdict": "判定", "subjects": "涉及", "id": "编号",
+           "outcomes": "结果", "locations": "位置", "verdict": "判定", "id": "编号",
            "assumptions": "依赖的假设", "graph": "技能交互图",
            "graph_missing": "未能载入规则目录，无法绘制技能交互图。",
            "legend_trigger": "触发（效果产生另一技能监听的事件）", "legend_conflict": "冲突（结算顺序/矛盾）",
            "legend_loop": "无限触发循环", "legend_opaque": "含不透明效果的技能", "legend_extra": "状态等非技能元素",
            "bounds_text": "{players} 名玩家槽位，深度 {depth}，rlimit {rlimit}",
            "coverage_text": "技能 {semantic}/{skills} 完全语义化（{semantic_percent}%），段落 {mapped}/{passages} 已映射"},
-    "en": {"title": "Verification report", "ruleset": "Ruleset", "source": "Source", "bounds": "Bounds",
+    "en": {"heading": "Verification report: {title} ({id})", "sep": ": ",
+           "ruleset": "Ruleset", "source": "Source", "bounds": "Bounds",
            "coverage": "Coverage", "summary": "Summary", "unknown": "unknown", "suppressed": "suppressed",
            "kind": "Kind", "count": "Count", "about": "About", "findings": "Findings", "none": "No findings.",
            "roles": "Roles", "steps": "Steps", "outcomes": "Outcomes", "locations": "Locations",
-           "verdict": "Verdict", "subjects": "Subjects", "id": "ID", "assumptions": "Assumptions",
+           "verdict": "Verdict", "id": "ID", "assumptions": "Assumptions",
            "graph": "Skill interaction graph", "graph_missing": "The ruleset folder could not be loaded; no graph.",
            "legend_trigger": "trigger", "legend_conflict": "conflict (order / contradiction)",
            "legend_loop": "unbounded trigger loop", "legend_opaque": "skill with opaque effects",
@@ -66,12 +68,12 @@ def inline(text: str) -> str:
 def write_markdown(report: Report, lang: str = "zh") -> str:
     t = labels(lang)
     rid = report.ruleset["id"]
-    out = [f"# {t['title']}：{inline(report.ruleset.get('title', rid))}（{inline(rid)}）", "",
-           f"- {t['ruleset']}：`{rid}`",
-           f"- {t['source']}：`{report.ruleset.get('source', '')}`",
-           f"- {t['bounds']}：{t['bounds_text'].format(**report.bounds)}"]
+    out = ["# " + inline(t["heading"].format(title=report.ruleset.get("title", rid), id=rid)), "",
+           f"- {t['ruleset']}{t['sep']}`{rid}`",
+           f"- {t['source']}{t['sep']}`{report.ruleset.get('source', '')}`",
+           f"- {t['bounds']}{t['sep']}{t['bounds_text'].format(**report.bounds)}"]
     if report.coverage:
-        out.append(f"- {t['coverage']}：{t['coverage_text'].format(**report.coverage)}")
+        out.append(f"- {t['coverage']}{t['sep']}{t['coverage_text'].format(**report.coverage)}")
     out += ["", *_summary(report, t, lang), "", f"## {t['findings']}", ""]
     findings = sorted(report.findings, key=sort_key)
     if not findings:
@@ -95,12 +97,14 @@ def _summary(report: Report, t: dict[str, str], lang: str) -> list[str]:
 
 
 def _finding(f: Finding, n: int, rid: str, t: dict[str, str], lang: str) -> list[str]:
-    head = [f"{n}. {severity_text(f.severity, lang)}", f"`{f.kind}`"] + (["、".join(map(inline, f.subjects))] if f.subjects else [])
+    head = [f"{n}. {severity_text(f.severity, lang)}", f"`{f.kind}`"]
+    if f.subjects:
+        head.append("、".join(map(inline, f.subjects)))
     out = ["### " + " · ".join(head), "",
-           f"- {t['verdict']}：{verdict_text(f.verdict, lang)}",
-           f"- {t['id']}：`{f.stable_id(rid)}`"]
+           f"- {t['verdict']}{t['sep']}{verdict_text(f.verdict, lang)}",
+           f"- {t['id']}{t['sep']}`{f.stable_id(rid)}`"]
     if f.suppressed:
-        out.append(f"- {t['suppressed']}：{inline(f.suppressed)}")
+        out.append(f"- {t['suppressed']}{t['sep']}{inline(f.suppressed)}")
     out += ["", inline(message_of(f, lang)), ""]
     for part, bullet in SCENARIO_PARTS:
         items = (f.scenario or {}).get(part) or []
