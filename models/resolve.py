@@ -159,10 +159,11 @@ class _Resolver:
             if not owner:
                 self.errors.append(LoadError(self.file, line_of(self.lines, ("skills", j)),
                                              f"顶层技能 '{s['name']}' 需要 owner（持有者：label/faction/status/item/role）"))
-        for i, p in enumerate(data.get("precedence") or []):
-            for key in ("first", "then"):
-                if key in p:
-                    self.need_any(p[key], ("precedence", i, key))
+        for group in ("precedence", "rulings"):
+            for i, p in enumerate(data.get(group) or []):
+                for key in ("first", "then"):
+                    if key in p:
+                        self.need_any(p[key], (group, i, key))
         return self.errors
 
     def need_any(self, name: str, path: tuple) -> None:

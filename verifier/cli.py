@@ -40,6 +40,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("schema", help="打印 ruleset.yaml 的 JSON Schema")
     bl = sub.add_parser("baseline", help="重新生成 findings/ 下所有内置规则的结果（--check 只检查是否过期）")
     bl.add_argument("--check", action="store_true")
+    df = sub.add_parser("diff", help="比较两个版本（目录，或 git 版本 REV:rulesets/<id>）")
+    df.add_argument("old")
+    df.add_argument("new")
+    df.add_argument("--fail-on", choices=list(SEVERITIES) + ["never"], default="error")
+    df.add_argument("--format", choices=["text", "json"], default="text")
     fq = sub.add_parser("faq", help="生成疑问解答（FAQ）")
     fq.add_argument("ruleset")
     fq.add_argument("--format", choices=["md", "bbcode"], default="md")
@@ -75,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path}:1: 过期：请运行 python -m verifier baseline", file=sys.stderr)
             return EXIT_FINDINGS
         return EXIT_OK
+    if args.cmd == "diff":
+        return _diff(args)
     rs = _load(args.ruleset)
     if args.cmd == "faq":
         from .engine import check
@@ -97,6 +104,34 @@ def main(argv: list[str] | None = None) -> int:
     return _check(args, rs)
 
 
+def _diff(args) -> int:
+    from .diff import compare, render
+    try:
+        d, _, new_rep = compare(args.old, args.new)
+    except InvalidRuleset as exc:
+        for err in exc.errors:
+            print(f"{err.file}:{err.line}: 错误: {err.message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except FileNotFoundError as exc:
+        print(f"{exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.format == "json":
+        rid = new_rep.ruleset["id"]
+        print(json.dumps({"introduced": [f.to_json(rid) for f in d.introduced],
+                          "resolved": [f.to_json(rid) for f in d.resolved],
+                          "changed": [b.to_json(rid) for _, b in d.changed],
+                          "skills_changed": d.skills_changed, "interactions": d.interactions, "stale": d.stale},
+                         ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(render(d))
+    if d.stale:
+        return EXIT_FINDINGS
+    if args.fail_on == "never":
+        return EXIT_OK
+    limit = SEVERITIES.index(args.fail_on)
+    return EXIT_FINDINGS if any(SEVERITIES.index(f.severity) <= limit for f in d.introduced if not f.suppressed) else EXIT_OK
+
+
 def _check(args, rs) -> int:
     from .engine import check
     from .reports import WRITERS
@@ -114,21 +149,28 @@ def _check(args, rs) -> int:
             fh.write(text)
     else:
         sys.stdout.write(text)
-    return _exit_code(report, args.fail_on, args.baseline)
+    return _exit_code(report, args.fail_on, args.baseline, rs)
 
 
-def _exit_code(report, fail_on: str, baseline: str | None) -> int:
-    if fail_on == "never":
-        return EXIT_OK
-    limit = SEVERITIES.index(fail_on)
+def _exit_code(report, fail_on: str, baseline: str | None, rs=None) -> int:
     known: set[str] = set()
     if baseline:
         try:
             with open(baseline, encoding="utf-8") as fh:
-                known = {f["id"] for f in json.load(fh).get("findings", [])}
+                base = json.load(fh)
+            known = {f["id"] for f in base.get("findings", [])}
         except (OSError, ValueError) as exc:
             print(f"{baseline}:0: 错误: 无法读取基线（{exc}）", file=sys.stderr)
             return EXIT_BAD_INPUT
+        from .diff import stale_against
+        stale = stale_against(base, rs) if rs is not None else []
+        for key in stale:
+            print(f"{rs.yaml_file}:1: 过期编码：{key} 所引用的原文已改变，但编码未更新", file=sys.stderr)
+        if stale:
+            return EXIT_FINDINGS
+    if fail_on == "never":
+        return EXIT_OK
+    limit = SEVERITIES.index(fail_on)
     rid = report.ruleset["id"]
     bad = [f for f in report.findings if not f.suppressed and SEVERITIES.index(f.severity) <= limit
            and f.stable_id(rid) not in known]

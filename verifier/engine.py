@@ -9,6 +9,7 @@ from models.encoding.world import World
 
 from .analyses import ANALYSES, Analysis, Context
 from .coverage import coverage
+from .diff import fingerprints
 from .findings import Finding, Report
 
 
@@ -35,7 +36,8 @@ def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[s
     bounds = {"players": world.k, "depth": int(rs.bounds["depth"]), "rlimit": int(rs.bounds["rlimit"])}
     return Report(ruleset={"id": rs.id, "title": rs.title, "source": f"rulesets/{rs.id}/source.txt"},
                   bounds=bounds, findings=findings, coverage=coverage(rs),
-                  stats={"queries": solver.stats.queries, "unknown_queries": solver.stats.unknown})
+                  stats={"queries": solver.stats.queries, "unknown_queries": solver.stats.unknown},
+                  passages=fingerprints(rs))
 
 
 def _dedupe(findings: list[Finding], rid: str) -> list[Finding]:

@@ -86,6 +86,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     coverage: dict | None = None
     stats: dict | None = None
+    passages: dict | None = None      # element -> digests, for the stale-encoding gate
 
     def summary(self) -> dict:
         active = [f for f in self.findings if not f.suppressed]
@@ -102,4 +103,6 @@ class Report:
                "findings": [f.to_json(rid) for f in sorted(self.findings, key=sort_key)]}
         if self.stats is not None:
             doc["stats"] = self.stats
+        if self.passages is not None:
+            doc["passages"] = self.passages
         return doc

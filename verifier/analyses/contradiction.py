@@ -39,6 +39,7 @@ class Contradiction(Analysis):
 
     def run(self, cx: Context) -> Iterator[Finding]:
         rs = cx.rs
+        yield from self._rulings_against_text(cx)
         forced_tags = _forced_tags(cx)
         for skill in rs.skills:
             for e in skill.all_effects():
@@ -62,8 +63,27 @@ class Contradiction(Analysis):
                             continue
                         yield from self._against_replacement(cx, skill, e, rep)
 
+    def _rulings_against_text(self, cx: Context) -> Iterator[Finding]:
+        """A recorded ruling that reverses an order the text itself states."""
+        for i, r in enumerate(cx.rs.rulings):
+            first, then = r.get("first"), r.get("then")
+            if not (first and then):
+                continue
+            for p in cx.rs.precedence:
+                order = p.get("order") or []
+                reverse = (p.get("first") == then and p.get("then") == first) or \
+                    (first in order and then in order and order.index(then) < order.index(first))
+                if reverse:
+                    yield Finding(
+                        kind=self.kind, severity="error", verdict="proved", subjects=(first, then),
+                        message=f"记录的裁定「{r['ruling']}」规定【{first}】先于【{then}】，与原文的优先规则相反。",
+                        message_en=f"The ruling puts '{first}' before '{then}', against the stated precedence.",
+                        locations=cx.locs(cx.src_where(p.get("src"), cx.yaml_line(("rulings", i)))),
+                        key=("ruling", first, then),
+                    )
+
     def _settled(self, cx: Context, skill: Skill, other: str) -> bool:
-        for p in cx.rs.precedence:
+        for p in list(cx.rs.precedence) + list(cx.rs.rulings):
             names = {p.get("first"), p.get("then")} | set(p.get("order") or [])
             if skill.name in names and other in names:
                 return True

@@ -13,7 +13,7 @@ from .markdown import SCENARIO_PARTS, kind_summary, labels, message_of, severity
 NODE_R = 7.0
 LABEL_MAX = 16
 STYLE = """
-body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222;line-height:1.5}
+body{font-family:system-ui,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222;line-height:1.5}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .7em}
 td.n{text-align:right}code{background:#f3f3f3;padding:0 .25em}
 .finding{border:1px solid #ddd;border-left:6px solid #999;margin:1em 0;padding:.4em 1em}
@@ -133,7 +133,7 @@ def _f(v: float) -> str:
 def _arc(p: tuple, q: tuple, cls: str, marker: str, title: str) -> str:
     """A slightly curved edge, so that a→b and b→a stay apart; a self edge is a small ring."""
     if p == q:
-        cx, cy = p[0] + 14 * math.cos(p[2]), p[1] + 14 * math.sin(p[2])
+        cx, cy = p[0] - 14 * math.cos(p[2]), p[1] - 14 * math.sin(p[2])  # inward: labels sit outside
         return f'<circle class="{cls}" cx="{_f(cx)}" cy="{_f(cy)}" r="8"><title>{escape(title)}</title></circle>'
     dx, dy = q[0] - p[0], q[1] - p[1]
     mx, my = (p[0] + q[0]) / 2 - 0.12 * dy, (p[1] + q[1]) / 2 + 0.12 * dx
@@ -153,8 +153,8 @@ def svg(graph: dict) -> str:
     size, pos = _layout([n["id"] for n in nodes])
     flagged = {c[k] for c in graph["conflicts"] for k in ("source", "target")}
     flagged |= {u for lp in graph["loops"] for u in lp["cycle"]}
-    markers = "".join(f'<marker id="{m}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
-                      f'orient="auto"><path d="M0,0L10,5L0,10z" fill="{c}"/></marker>'
+    markers = "".join(f'<marker id="{m}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" '
+                      f'markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0L10,5L0,10z" fill="{c}"/></marker>'
                       for m, c in (("arrow-trigger", "#9e9e9e"), ("arrow-loop", "#ef6c00")))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(size)} {_f(size)}" role="img">',
            f"<defs>{markers}</defs>"]
