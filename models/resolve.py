@@ -38,7 +38,9 @@ class _Resolver:
                                          f"未声明的{_KIND_ZH[kind]} '{name}'（应先在 {kind} 列表中声明）"))
 
     def who(self, value: Any, path: tuple) -> None:
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "random" in value:
+            self.filter(value["random"] or {}, path + ("random",))
+        elif isinstance(value, dict):
             self.filter(value, path)
         elif isinstance(value, str) and not (value in WHO_WORDS or value.startswith("holder:")):
             self.errors.append(LoadError(self.file, line_of(self.lines, path),
@@ -88,6 +90,12 @@ class _Resolver:
             self.num(c["value"], path + ("value",))
 
     def effect(self, e: dict, path: tuple) -> None:
+        if "choose" in e:
+            options = e["choose"] if isinstance(e["choose"], list) else (e["choose"] or {}).get("options", [])
+            for j, option in enumerate(options):
+                for k, sub in enumerate(option if isinstance(option, list) else [option]):
+                    if isinstance(sub, dict):
+                        self.effect(sub, path + ("choose", j, k))
         if "if" in e:
             self.cond(e["if"], path + ("if",))
         for i, sub in enumerate(e.get("instead") or []):

@@ -10,11 +10,11 @@ from typing import Any
 EFFECT_KINDS = (
     "set_faction", "grant_status", "remove_status", "damage", "out", "prevent_out", "revive",
     "set_role", "gain_skill", "lose_skill", "refresh_skill", "add_label", "remove_label",
-    "counter", "vote_weight", "give_item", "redirect", "info", "win", "lose", "create", "opaque",
+    "counter", "vote_weight", "give_item", "redirect", "info", "win", "lose", "create", "opaque", "choose",
 )
 CONDITION_KINDS = (
     "all", "any", "not", "has_status", "faction", "alive", "role", "label", "holds", "phase", "is",
-    "count", "every", "none", "counter", "opaque", "true", "false",
+    "count", "every", "none", "counter", "opaque", "true", "false", "cause",
 )
 TRIGGER_EVENTS = (
     "phase_start", "phase_end", "setup", "targeted", "about_to_go_out", "went_out", "killed",
@@ -26,7 +26,7 @@ TAG_MEANINGS = (
     "reveal", "locked", "passive", "setup", "other",
 )
 FILTER_KEYS = (
-    "alive", "other", "faction", "not_faction", "role", "not_role", "has_status", "lacks_status",
+    "random", "alive", "other", "faction", "not_faction", "role", "not_role", "has_status", "lacks_status",
     "label", "not_label", "initial_faction", "holds", "dead",
 )
 
@@ -70,6 +70,7 @@ SKILL = {
                     "additionalProperties": False},
         "trigger": TRIGGER,
         "static": {"type": "boolean"},
+        "no_repeat_target": {"type": "boolean"},
         "condition": COND,
         "owner": {"type": "object", "propertyNames": {"enum": ["label", "faction", "status", "item", "role"]}},
         "effects": {"type": "array", "items": EFFECT},

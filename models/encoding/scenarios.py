@@ -167,3 +167,16 @@ class Probe:
         if not keys:
             return Answer("unsat")
         return self.session.check([en, z3.Or([after[k] != self.s0[k] for k in keys])], "dead")
+
+
+def empty_pick(world: World, solver: Solver, use: Use, flt: dict) -> tuple[Answer, dict]:
+    """Can the skill resolve while nobody matches the filter it picks a random player from?"""
+    try:
+        s0 = world.state("pick")
+        bd = use.binding.as_dict()
+        cs = world.realizable(s0) + [world.enabled(s0, use.skill, use.binding)]
+        cs += [z3.Not(world.sem.filter(flt, i, bd, s0)) for i in range(world.k)]
+    except Unbound as exc:
+        return Answer("unknown", reason=f"unbound:{exc}"), {}
+    ans = solver.check(cs, "empty-pick")
+    return ans, (concrete(ans.model, s0, world.sorts) if ans.sat else {})

@@ -53,6 +53,10 @@ class Semantics:
     def slots(self, who: Any, b: dict, st: State) -> list[tuple[int, z3.BoolRef]]:
         if who is None:
             who = "target" if "target" in b else "self"
+        if isinstance(who, dict) and "random" in who:
+            # 随机一名…: the solver picks the player; nobody is picked when nobody matches
+            pick = z3.FreshInt("random_pick", self.ctx)
+            return [(i, z3.And(pick == i, self.filter(who["random"] or {}, i, b, st))) for i in range(self.k)]
         if isinstance(who, dict):
             return [(i, self.filter(who, i, b, st)) for i in range(self.k)]
         if isinstance(who, str) and who.startswith("holder:"):
@@ -167,6 +171,11 @@ class Semantics:
             return z3.Or([self.cond(x, b, st) for x in c["any"]] + [self.false()])
         if "not" in c:
             return z3.Not(self.cond(c["not"], b, st))
+        if "cause" in c:
+            cause = b.get("$cause")
+            if cause is None:
+                return z3.Bool(f"cause_is_{c['cause']}", self.ctx)
+            return self.true() if cause == c["cause"] else self.false()
         if "true" in c:
             return self.true()
         if "false" in c:
@@ -382,6 +391,16 @@ class Semantics:
             upd |= self._upd(st, ("lose", f), z3.And(pc, g), self.true())
         return st.set(upd)
 
+    def _e_choose(self, e, a, st, b, pc):
+        """One of several options, chosen by a player: each option under its own choice."""
+        from ..loader import _effects  # effects of an option are built like any effect list
+        options = e.args if isinstance(e.args, list) else (e.args or {}).get("options", [])
+        pick = z3.FreshInt("choice", self.ctx)
+        for j, option in enumerate(options):
+            for sub in _effects(option if isinstance(option, list) else [option], {}, (), e.skill):
+                st = self.apply(sub, st, b, z3.And(pc, pick == j))
+        return st
+
     def _e_opaque(self, e, a, st, b, pc):
         upd = {}
         try:
@@ -431,6 +450,14 @@ def writes_of(e: Effect) -> set[str]:
         "counter": {f"counter:{a.get('name')}"}, "vote_weight": {"votes"}, "give_item": {f"item:{a.get('item')}"},
         "win": {"win"}, "lose": {"lose"},
     }
+    if kind == "choose":
+        from ..loader import _effects
+        options = e.args if isinstance(e.args, list) else (e.args or {}).get("options", [])
+        out = set()
+        for option in options:
+            for sub in _effects(option if isinstance(option, list) else [option], {}, (), e.skill):
+                out |= writes_of(sub)
+        return out
     if kind == "opaque":
         return set(a.get("writes") or [])
     out = set(table.get(kind, set()))

@@ -3,8 +3,23 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from models.encoding.reach import bindings_for
+from models.encoding.scenarios import Use, empty_pick
+
 from ..findings import Finding
+from ..narrate import describe_player
 from .base import Analysis, Context
+
+
+def random_picks(effects) -> list:
+    """(effect, filter) for every 'random player matching F' the effects name."""
+    out = []
+    for e in effects:
+        a = e.args if isinstance(e.args, dict) else {}
+        for v in a.values():
+            if isinstance(v, dict) and "random" in v:
+                out.append((e, v["random"] or {}))
+    return out
 
 
 class MissingRule(Analysis):
@@ -35,6 +50,23 @@ class MissingRule(Analysis):
                          {"ruling": "无人出局", "outcome": "无人出局"},
                          {"ruling": "重新投票", "outcome": "再投一轮"}),
             )
+        for skill in rs.skills:
+            for e, flt in random_picks(skill.all_effects()):
+                b = bindings_for(cx.world, skill, [0])[:1]
+                if not b:
+                    continue
+                ans, start = empty_pick(cx.world, cx.solver, Use(skill, b[0]), flt)
+                if ans.sat:
+                    yield Finding(
+                        kind=self.kind, severity="warning", verdict="witnessed", subjects=(skill.name,),
+                        message=f"{cx.skill_text(skill)}要求随机选择一名符合条件的角色，但可能没有任何角色符合条件，规则未说明此时如何处理。",
+                        message_en=f"'{skill.name}' picks a random player from a set that can be empty.",
+                        locations=cx.locs(e.where, skill.where), key=("empty-pick", skill.uid, str(e.index)),
+                        scenario={"roles": [describe_player(rs, start, i) for i in range(cx.world.k)],
+                                  "steps": [f"{cx.skill_text(skill)}结算，需要随机选择一名角色"],
+                                  "outcomes": ["没有符合条件的角色：规则未给出结果"]},
+                        question=f"{cx.skill_text(skill)}找不到符合条件的角色时怎么办？",
+                    )
         for name, f in sorted(rs.factions.items()):
             if f.win is None and f.lose is None and not f.shares_win:
                 yield Finding(
