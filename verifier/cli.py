@@ -32,6 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--lang", choices=["zh", "en"], default="zh")
     c.add_argument("--output", "-o")
     c.add_argument("--quiet", action="store_true", help="不显示进度")
+    c.add_argument("--incremental", action="store_true", help="复用 .cache/verifier/ 中未受修改影响的结论")
     cov = sub.add_parser("coverage", help="编码覆盖率报告")
     cov.add_argument("ruleset")
     cov.add_argument("--format", choices=["text", "json"], default="text")
@@ -138,7 +139,8 @@ def _check(args, rs) -> int:
     progress = None
     if not args.quiet and args.format == "text" and sys.stderr.isatty():
         progress = lambda kind: print(f"… {kind}", file=sys.stderr, flush=True)  # noqa: E731
-    report = check(rs, kinds=args.only, progress=progress, players=args.players, lang=args.lang)
+    report = check(rs, kinds=args.only, progress=progress, players=args.players, lang=args.lang,
+                   incremental=args.incremental)
     writer = WRITERS.get(args.format)
     if writer is None:
         print(f"用法错误：格式 {args.format} 尚未实现", file=sys.stderr)

@@ -9,16 +9,18 @@ from models.encoding.world import World
 
 from .analyses import ANALYSES, Analysis, Context
 from .coverage import coverage
+from .cache import Cache, skill_code
 from .diff import fingerprints
 from .findings import Finding, Report
 
 
 def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[str], None] | None = None,
-          players: int | None = None, lang: str = "zh") -> Report:
+          players: int | None = None, lang: str = "zh", incremental: bool = False) -> Report:
     world = World(rs, players)
     solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
-    world.strengthen(solver)
-    cx = Context(rs, world, solver, lang=lang)
+    cache = Cache(rs, world) if incremental else None
+    _strengthen(world, solver, cache)
+    cx = Context(rs, world, solver, lang=lang, cache=cache)
     wanted = set(kinds) if kinds else None
     findings: list[Finding] = []
     for analysis in ANALYSES:
@@ -31,6 +33,8 @@ def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[s
             if wanted and f.kind not in wanted and f.kind != "unknown":
                 continue
             findings.append(f)
+    if cache is not None:
+        cache.save()
     findings = _dedupe(findings, rs.id)
     findings = [_suppress(f, rs) for f in findings]
     bounds = {"players": world.k, "depth": int(rs.bounds["depth"]), "rlimit": int(rs.bounds["rlimit"])}
@@ -38,6 +42,27 @@ def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[s
                   bounds=bounds, findings=findings, coverage=coverage(rs),
                   stats={"queries": solver.stats.queries, "unknown_queries": solver.stats.unknown},
                   passages=fingerprints(rs))
+
+
+def _strengthen(world: World, solver: Solver, cache: Cache | None) -> None:
+    """Derived invariants; after an edit, re-check only the skills that changed."""
+    import hashlib
+    import json
+    codes = {s.uid: hashlib.sha256(json.dumps(skill_code(s), ensure_ascii=False, sort_keys=True, default=str)
+                                   .encode("utf-8")).hexdigest()[:16] for s in world.rs.skills}
+    prev = cache.old.get(f"derive::{cache.sig}") if cache is not None else None
+    if prev is not None:
+        changed = [s for s in world.rs.skills if prev["skills"].get(s.uid) != codes[s.uid]]
+        setup_changed = any(s.timing and all(p in {ph.name for ph in world.rs.phases if ph.once} for p in s.timing)
+                            for s in changed)
+        if setup_changed:
+            world.strengthen(solver)
+        else:
+            world.strengthen(solver, known=prev["facts"], changed=changed)
+    else:
+        world.strengthen(solver)
+    if cache is not None:
+        cache.put(f"derive::{cache.sig}", {"facts": [f.name for f in world.derived], "skills": codes})
 
 
 def _dedupe(findings: list[Finding], rid: str) -> list[Finding]:

@@ -69,6 +69,23 @@ class Finding:
         return out
 
 
+def finding_from_json(d: dict) -> Finding:
+    """Inverse of Finding.to_json (the id is recomputed, so it is not stored)."""
+    return Finding(
+        kind=d["kind"], severity=d["severity"], verdict=d["verdict"], subjects=tuple(d["subjects"]),
+        message=d["message"], locations=tuple(Location(x["file"], x["line"]) for x in d["locations"]),
+        scenario=d.get("scenario"), key=tuple(d.get("key") or ()), witness=d.get("witness"),
+        question=d.get("question"), rulings=tuple(d.get("rulings") or ()), assumptions=tuple(d.get("assumptions") or ()),
+        suppressed=d.get("suppressed"), message_en=d.get("message_en"),
+    )
+
+
+def finding_to_cache(f: Finding) -> dict:
+    d = f.to_json("")
+    d["key"] = list(f.key)
+    return d
+
+
 def sort_key(f: Finding) -> tuple:
     sev = SEVERITIES.index(f.severity)
     first = f.locations[0] if f.locations else Location("", 0)
@@ -101,8 +118,6 @@ class Report:
         rid = self.ruleset["id"]
         doc = {"schema": SCHEMA, "ruleset": self.ruleset, "bounds": self.bounds, "summary": self.summary(),
                "findings": [f.to_json(rid) for f in sorted(self.findings, key=sort_key)]}
-        if self.stats is not None:
-            doc["stats"] = self.stats
         if self.passages is not None:
             doc["passages"] = self.passages
         return doc

@@ -213,10 +213,20 @@ class World:
         cs += [fact.build(st) for fact in self.derived]
         return cs
 
-    def strengthen(self, solver) -> list:
-        """Add the proven slot invariants (Houdini) to every realizable state from now on."""
+    def strengthen(self, solver, known: list[str] | None = None, changed: list | None = None) -> list:
+        """Add the proven slot invariants (Houdini) to every realizable state from now on.
+        known/changed: facts proven before an edit and the skills the edit touched; then only
+        those skills are re-checked, unless they break a fact."""
         from .invariants import houdini, slot_facts
-        facts, unknown = houdini(self, solver, slot_facts(self), "derive")
+        candidates = slot_facts(self)
+        if known is not None and changed is not None:
+            start = [f for f in candidates if f.name in set(known)]
+            kept, unknown = houdini(self, solver, start, "derive", only=changed)
+            if unknown is None and len(kept) == len(start):
+                self.derived = kept
+                return kept
+            candidates = kept
+        facts, unknown = houdini(self, solver, candidates, "derive")
         self.derived = facts
         return facts
 

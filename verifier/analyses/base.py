@@ -18,6 +18,20 @@ class Context:
     solver: Solver
     lang: str = "zh"
     notes: list[str] = field(default_factory=list)
+    cache: object | None = None   # verifier.cache.Cache, for incremental re-checks
+
+    def cached(self, purpose: str, skills: list, extra, compute, global_skills: bool = False) -> list[Finding]:
+        """Findings of one question, from the cache when nothing it depends on changed."""
+        from ..findings import finding_from_json, finding_to_cache
+        if self.cache is None:
+            return list(compute())
+        key = self.cache.key(purpose, skills, [extra, [f.name for f in self.world.derived]], global_skills)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return [finding_from_json(d) for d in hit]
+        found = list(compute())
+        self.cache.put(key, [finding_to_cache(f) for f in found])
+        return found
 
     def locs(self, *wheres: Where | None) -> tuple[Location, ...]:
         """Source lines first (what an author reads), then the encoding line."""

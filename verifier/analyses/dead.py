@@ -26,23 +26,29 @@ class DeadRule(Analysis):
     decides_by = "smt"
 
     def run(self, cx: Context) -> Iterator[Finding]:
-        probe = Probe(cx.world, cx.solver)
+        probe: list = []   # built on the first cache miss only
         for skill in cx.rs.skills:
             if skill.is_opaque or skill.static:
                 continue
-            bindings = bindings_for(cx.world, skill, [0])[:MAX_BINDINGS]
-            answers = [probe.enabled_ever(Use(skill, b)) for b in bindings]
-            if any(a.status == "unknown" and not a.reason.startswith("unbound") for a in answers):
-                continue
-            if answers and all(a.unsat for a in answers):
-                yield self._finding(cx, skill, "其发动条件/触发条件在任何可达局面下都不成立")
-                continue
-            if not skill.effects or any(e.kind in UNMODELLED_KINDS for e in skill.all_effects()):
-                continue
-            changes = [probe.changes_anything(Use(skill, b)) for b in bindings]
-            if any(a.sat or (a.status == "unknown") for a in changes):
-                continue
-            yield self._finding(cx, skill, "它的效果在任何可达局面下都不改变局面")
+            yield from cx.cached("dead", [skill], None, lambda skill=skill: self._decide(cx, skill, probe))
+
+    def _decide(self, cx: Context, skill, probe_box: list) -> Iterator[Finding]:
+        if not probe_box:
+            probe_box.append(Probe(cx.world, cx.solver))
+        probe = probe_box[0]
+        bindings = bindings_for(cx.world, skill, [0])[:MAX_BINDINGS]
+        answers = [probe.enabled_ever(Use(skill, b)) for b in bindings]
+        if any(a.status == "unknown" and not a.reason.startswith("unbound") for a in answers):
+            return
+        if answers and all(a.unsat for a in answers):
+            yield self._finding(cx, skill, "其发动条件/触发条件在任何可达局面下都不成立")
+            return
+        if not skill.effects or any(e.kind in UNMODELLED_KINDS for e in skill.all_effects()):
+            return
+        changes = [probe.changes_anything(Use(skill, b)) for b in bindings]
+        if any(a.sat or (a.status == "unknown") for a in changes):
+            return
+        yield self._finding(cx, skill, "它的效果在任何可达局面下都不改变局面")
 
     def _finding(self, cx: Context, skill, why: str) -> Finding:
         return Finding(

@@ -33,16 +33,20 @@ class OrderDependence(Analysis):
                     continue
                 if cand.a.skill.is_opaque or cand.b.skill.is_opaque:
                     continue  # opaque effects are counted by the unknown analysis
-                alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
-                res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive)
-                if res.answer.status == "unknown" and not res.answer.reason.startswith("unbound"):
+                skills = [cand.a.skill, cand.b.skill] + [u.skill for u in cand.scene]
+                extra = [_bindings(cand), cand.pin.dying, cand.pin.dead, cand.window, cand.how]
+                found = cx.cached("order", skills, extra, lambda cand=cand: self._decide(cx, cand))
+                if found:
                     seen.add(pair)
-                    yield self._unknown(cx, cand, res.answer.reason)
-                    continue
-                if not res.answer.sat:
-                    continue
-                seen.add(pair)
-                yield self._finding(cx, cand, res)
+                yield from found
+
+    def _decide(self, cx: Context, cand: Candidate) -> Iterator[Finding]:
+        alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
+        res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive)
+        if res.answer.status == "unknown" and not res.answer.reason.startswith("unbound"):
+            yield self._unknown(cx, cand, res.answer.reason)
+        elif res.answer.sat:
+            yield self._finding(cx, cand, res)
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
         a, b = cand.a.skill, cand.b.skill

@@ -32,35 +32,36 @@ class ImpossibleWin(Analysis):
     may_be_unknown = True
 
     def run(self, cx: Context) -> Iterator[Finding]:
-        depth = int(cx.rs.bounds["depth"])
         for name, f in sorted(cx.rs.factions.items()):
-            if not f.win:
-                continue
-            trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), depth,
-                                  f"win-{len(name)}", _trace_skills(cx))
-            if trace.answer.sat:
-                cx.notes.append(f"win-witness:{name}")
-                continue
-            proof = prove_unreachable(cx.world, cx.solver, name)
-            if proof.answer.unsat:
-                facts = "；".join(c.text for c in proof.facts)
-                yield Finding(
-                    kind=self.kind, severity="error", verdict="proved", subjects=(name,),
-                    message=f"{name}的胜利条件永远无法达成：{facts}，因此条件不可能成立。",
-                    message_en=f"The win condition of {name} can never be met (proved by an inductive invariant).",
-                    locations=cx.locs(f.where), key=(name,),
-                    scenario={"roles": [], "steps": [f"不变式：{c.text}（开局后成立，且每个效果都保持它）" for c in proof.facts],
-                              "outcomes": [f"{name}无法获胜"]},
-                    witness={"kind": "invariant", "faction": name, "facts": [c.name for c in proof.facts]},
-                    question=f"{name}的胜利条件是否应理解为另一种含义？",
-                )
-            else:
-                yield Finding(
-                    kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                    message=f"在 {cx.world.k} 名玩家、{depth} 步内找不到{name}获胜的过程，也未能证明其不可能（{proof.reason or proof.answer.reason}）。",
-                    message_en=f"No win of {name} within bounds, and no proof it is impossible.",
-                    locations=cx.locs(f.where), key=("win", name),
-                )
+            if f.win:
+                yield from cx.cached("win", [], name, lambda name=name, f=f: self._decide(cx, name, f), global_skills=True)
+
+    def _decide(self, cx: Context, name: str, f) -> Iterator[Finding]:
+        depth = int(cx.rs.bounds["depth"])
+        trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), depth,
+                              f"win-{len(name)}", _trace_skills(cx))
+        if trace.answer.sat:
+            return
+        proof = prove_unreachable(cx.world, cx.solver, name)
+        if proof.answer.unsat:
+            facts = "；".join(c.text for c in proof.facts)
+            yield Finding(
+                kind=self.kind, severity="error", verdict="proved", subjects=(name,),
+                message=f"{name}的胜利条件永远无法达成：{facts}，因此条件不可能成立。",
+                message_en=f"The win condition of {name} can never be met (proved by an inductive invariant).",
+                locations=cx.locs(f.where), key=(name,),
+                scenario={"roles": [], "steps": [f"不变式：{c.text}（开局后成立，且每个效果都保持它）" for c in proof.facts],
+                          "outcomes": [f"{name}无法获胜"]},
+                witness={"kind": "invariant", "faction": name, "facts": [c.name for c in proof.facts]},
+                question=f"{name}的胜利条件是否应理解为另一种含义？",
+            )
+        else:
+            yield Finding(
+                kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                message=f"在 {cx.world.k} 名玩家、{depth} 步内找不到{name}获胜的过程，也未能证明其不可能（{proof.reason or proof.answer.reason}）。",
+                message_en=f"No win of {name} within bounds, and no proof it is impossible.",
+                locations=cx.locs(f.where), key=("win", name),
+            )
 
 
 class SimultaneousWin(Analysis):
@@ -86,26 +87,30 @@ class SimultaneousWin(Analysis):
                 continue
             if rs.factions[a].shares_win or rs.factions[b].shares_win:
                 continue
-            goal = lambda st, a=a, b=b: both_win(cx.world, st, a, b)  # noqa: E731
-            trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx))
-            if trace.answer.status == "unknown":
-                yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a, b),
-                              message=f"{a}与{b}能否同时获胜，在求解预算内未能判定。",
-                              locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=("simul", a, b))
-                continue
-            if not trace.answer.sat:
-                continue
-            last = trace.states[-1]
-            yield Finding(
-                kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(a, b),
-                message=f"{a}与{b}的胜利条件可以同时成立，而规则没有给出二者的判胜优先级。",
-                message_en=f"{a} and {b} can both meet their win conditions at once, with no priority.",
-                locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=(a, b),
-                scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(cx.world.k)],
-                          "steps": trace.steps or ["开局即满足"],
-                          "outcomes": [f"此时{a}与{b}同时满足胜利条件"] +
-                                      [describe_player(rs, last, i) for i in range(cx.world.k)]},
-                question=f"{a}与{b}同时满足胜利条件时，谁获胜？",
-                rulings=({"ruling": f"{a}优先", "outcome": f"{a}获胜"}, {"ruling": f"{b}优先", "outcome": f"{b}获胜"},
-                         {"ruling": "共同获胜", "outcome": f"{a}与{b}共同获胜"}),
-            )
+            yield from cx.cached("simul", [], [a, b], lambda a=a, b=b: self._decide(cx, a, b, depth), global_skills=True)
+
+    def _decide(self, cx: Context, a: str, b: str, depth: int) -> Iterator[Finding]:
+        rs = cx.rs
+        goal = lambda st, a=a, b=b: both_win(cx.world, st, a, b)  # noqa: E731
+        trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx))
+        if trace.answer.status == "unknown":
+            yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a, b),
+                          message=f"{a}与{b}能否同时获胜，在求解预算内未能判定。",
+                          locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=("simul", a, b))
+            return
+        if not trace.answer.sat:
+            return
+        last = trace.states[-1]
+        yield Finding(
+            kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(a, b),
+            message=f"{a}与{b}的胜利条件可以同时成立，而规则没有给出二者的判胜优先级。",
+            message_en=f"{a} and {b} can both meet their win conditions at once, with no priority.",
+            locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=(a, b),
+            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(cx.world.k)],
+                      "steps": trace.steps or ["开局即满足"],
+                      "outcomes": [f"此时{a}与{b}同时满足胜利条件"] +
+                                  [describe_player(rs, last, i) for i in range(cx.world.k)]},
+            question=f"{a}与{b}同时满足胜利条件时，谁获胜？",
+            rulings=({"ruling": f"{a}优先", "outcome": f"{a}获胜"}, {"ruling": f"{b}优先", "outcome": f"{b}获胜"},
+                     {"ruling": "共同获胜", "outcome": f"{a}与{b}共同获胜"}),
+        )
