@@ -63,8 +63,6 @@ class Case:
     executes: str | None = None    # a file that exists only if the YAML was executed
 
 
-TRACEBACK = ("models/yaml_lines.py raises LoadError, but load_ruleset neither catches it nor wraps it in "
-             "InvalidRuleset, and the CLI catches only InvalidRuleset: a Python traceback and exit 1")
 
 CASES = [
     Case("yaml-syntax-error", _swap("title: 坏输入\n", "title: 坏输入: 冒号\n"), "title: 坏输入: 冒号"),
