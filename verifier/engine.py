@@ -38,7 +38,7 @@ def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[s
     findings = _dedupe(findings, rs.id)
     findings = [_suppress(f, rs) for f in findings]
     bounds = {"players": world.k, "depth": int(rs.bounds["depth"]), "rlimit": int(rs.bounds["rlimit"])}
-    return Report(ruleset={"id": rs.id, "title": rs.title, "source": f"rulesets/{rs.id}/source.txt"},
+    return Report(ruleset={"id": rs.id, "title": rs.title, "source": rs.source_file},
                   bounds=bounds, findings=findings, coverage=coverage(rs),
                   stats={"queries": solver.stats.queries, "unknown_queries": solver.stats.unknown},
                   passages=fingerprints(rs))

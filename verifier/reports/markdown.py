@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..analyses import by_kind
 from ..findings import KINDS, SEVERITIES, Finding, Report, sort_key
 from .text_report import SEV_ZH, VERDICT_ZH
 
@@ -53,7 +54,6 @@ def message_of(f: Finding, lang: str) -> str:
 
 
 def kind_summary(kind: str) -> str:
-    from ..analyses import by_kind
     cls = by_kind().get(kind)
     return cls.summary if cls else kind
 

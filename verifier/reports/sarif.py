@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from ..analyses import by_kind
 from ..findings import KINDS, Finding, Location, Report, sort_key
 from .markdown import message_of
 
@@ -17,7 +18,6 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _rules(kinds: list[str]) -> list[dict]:
-    from ..analyses import by_kind
     known = by_kind()
     rules = []
     for kind in kinds:

@@ -1,0 +1,182 @@
+"""The md, sarif and html writers on a real check of rulesets/s11."""
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import subprocess
+from dataclasses import replace
+
+import pytest
+
+from models.loader import load_ruleset
+from verifier.analyses import by_kind
+from verifier.engine import check
+from verifier.findings import Finding, Location, Report
+from verifier.reports import WRITERS
+from verifier.reports.graph import graph_for_report, interaction_graph
+from verifier.reports.html import write_html
+from verifier.reports.markdown import inline, write_markdown
+from verifier.reports.sarif import write_sarif
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return load_ruleset("rulesets/s11")
+
+
+@pytest.fixture(scope="module")
+def report(rs) -> Report:
+    return check(rs)
+
+
+@pytest.fixture(scope="module")
+def doc(report) -> dict:
+    return report.to_json()
+
+
+@pytest.fixture(scope="module")
+def extended(report) -> Report:
+    """s11 plus a loop, a skill-vs-status contradiction and a suppressed finding, which s11 lacks."""
+    loc = (Location("rulesets/s11/source.txt", 60), Location("rulesets/s11/ruleset.yaml", 100))
+    loop = Finding(kind="loop", severity="error", verdict="witnessed", subjects=("殉情", "流弹"),
+                   message="触发链 【流弹】 → 【殉情】 → 【流弹】 可以无限循环。", locations=loc,
+                   key=("情侣/殉情", "猎人/流弹"))
+    contra = Finding(kind="contradiction", severity="error", verdict="witnessed", subjects=("流弹", "免疫杀人"),
+                     message="【流弹】写明必定使目标出局，而[免疫杀人]写明持有者无法出局 * a|b <x>。",
+                     locations=loc[:1], key=("猎人/流弹", "免疫杀人"))
+    hidden = replace(report.findings[0], suppressed="作者确认：按官方解释处理")
+    return Report(ruleset=report.ruleset, bounds=report.bounds,
+                  findings=[*report.findings[1:], loop, contra, hidden], coverage=report.coverage)
+
+
+def test_writers_registered() -> None:
+    assert WRITERS["md"] is write_markdown and WRITERS["sarif"] is write_sarif and WRITERS["html"] is write_html
+
+
+def test_markdown_has_every_finding(report, doc) -> None:
+    md = write_markdown(report)
+    assert md.startswith("# 验证报告：")
+    assert "## 摘要" in md and "## 问题" in md
+    for f in doc["findings"]:
+        assert f["message"] in md
+        assert f"`{f['id']}`" in md
+        for loc in f["locations"]:
+            assert f"`{loc['file']}:{loc['line']}`" in md
+    assert md.count("\n### ") == len(doc["findings"])
+    assert write_markdown(report) == md
+
+
+def test_markdown_escapes_markup(extended) -> None:
+    md = write_markdown(extended)
+    assert r"\* a\|b \<x>" in md
+    assert inline("a\nb") == "a b" and inline("# x") == r"\# x"
+    assert "已抑制：作者确认：按官方解释处理" in md
+
+
+def test_sarif_shape(report, doc) -> None:
+    log = json.loads(write_sarif(report))
+    assert log["version"] == "2.1.0" and len(log["runs"]) == 1
+    run = log["runs"][0]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "bansha-verifier"
+    kinds = by_kind()
+    rule_ids = [r["id"] for r in driver["rules"]]
+    assert len(set(rule_ids)) == len(rule_ids)
+    assert set(rule_ids) == {f["kind"] for f in doc["findings"]}
+    for rule in driver["rules"]:
+        assert rule["shortDescription"]["text"] == kinds[rule["id"]].summary
+    levels = {"error": "error", "warning": "warning", "info": "note"}
+    assert len(run["results"]) == len(doc["findings"])
+    for res, f in zip(run["results"], doc["findings"]):
+        assert res["ruleId"] in kinds and res["ruleId"] == f["kind"]
+        assert driver["rules"][res["ruleIndex"]]["id"] == res["ruleId"]
+        assert res["level"] == levels[f["severity"]]
+        assert res["message"]["text"] == f["message"]
+        assert res["partialFingerprints"] == {"findingId/v1": f["id"]}
+        assert res["properties"]["verdict"] == f["verdict"] and res["properties"]["subjects"] == f["subjects"]
+        assert _uris(res) == [(loc["file"], loc["line"]) for loc in f["locations"]]
+        assert "suppressions" not in res
+    assert {u for res in run["results"] for u, _ in _uris(res)} == {"rulesets/s11/source.txt", "rulesets/s11/ruleset.yaml"}
+
+
+def _uris(res: dict) -> list[tuple[str, int]]:
+    return [(loc["physicalLocation"]["artifactLocation"]["uri"], loc["physicalLocation"]["region"]["startLine"])
+            for loc in res["locations"]]
+
+
+def test_sarif_suppression(extended) -> None:
+    run = json.loads(write_sarif(extended))["runs"][0]
+    hidden = [r for r in run["results"] if r["properties"]["suppressed"]]
+    assert len(hidden) == 1
+    assert hidden[0]["suppressions"] == [{"kind": "inSource", "justification": "作者确认：按官方解释处理"}]
+    assert {"loop", "contradiction"} <= {r["id"] for r in run["tool"]["driver"]["rules"]}
+
+
+def test_interaction_graph(rs, extended) -> None:
+    g = interaction_graph(rs, extended)
+    assert [n["id"] for n in g["nodes"] if n["kind"] == "skill"] == sorted(s.uid for s in rs.skills)
+    assert {"source": "猎人/流弹", "target": "情侣/殉情", "event": "went_out"} in g["edges"]
+    assert [lp["cycle"] for lp in g["loops"]] == [["情侣/殉情", "猎人/流弹"]]
+    assert [(c["source"], c["target"]) for c in g["conflicts"]] == [("猎人/流弹", "免疫杀人")]
+    assert {"id": "免疫杀人", "kind": "status"}.items() <= next(n for n in g["nodes"] if n["id"] == "免疫杀人").items()
+    assert interaction_graph(rs, extended) == g
+
+
+def test_html_findings_and_graph(rs, report, doc) -> None:
+    page = write_html(report)
+    assert page.startswith("<!DOCTYPE html>")
+    assert page.count('class="finding"') == len(doc["findings"])
+    for f in doc["findings"]:
+        assert f'id="f-{f["id"]}"' in page and html.escape(f["message"], quote=False) in page
+    assert 'id="graph"' in page and "<svg" in page
+    assert page.count('<circle class="node"') == len(rs.skills)
+    assert page.count('class="edge trigger"') == len(interaction_graph(rs, report)["edges"])
+    assert not re.search(r"""(src|href)=["']?(https?:)?//|<script|<link|@import|url\((?!#)""", page)
+    assert write_html(report) == page
+
+
+def test_html_draws_conflicts_and_loops(rs, extended) -> None:
+    page = write_html(extended, graph=interaction_graph(rs, extended))
+    assert page.count('class="edge conflict"') == 1
+    assert page.count('class="edge loop"') == 2
+    assert page.count('<circle class="node extra"') == 1
+    assert 'data-suppressed="true"' in page
+
+
+def test_html_without_ruleset_folder() -> None:
+    lost = Report(ruleset={"id": "nope", "title": "无", "source": "rulesets/nope/source.txt"},
+                  bounds={"players": 4, "depth": 3, "rlimit": 1}, findings=[])
+    assert graph_for_report(lost) is None
+    page = write_html(lost)
+    assert "<svg" not in page and 'id="graph-missing"' in page and 'class="finding"' not in page
+
+
+@pytest.mark.parametrize("fmt", ["md", "sarif", "html"])
+def test_cli_formats(fmt, report, tmp_path, monkeypatch) -> None:
+    import verifier.engine
+    from verifier.cli import main
+    monkeypatch.setattr(verifier.engine, "check", lambda *a, **k: report)
+    out = tmp_path / f"report.{fmt}"
+    assert main(["check", "rulesets/s11", "--format", fmt, "-o", str(out)]) == 1
+    assert out.read_text(encoding="utf-8") == WRITERS[fmt](report, lang="zh")
+
+
+def test_html_in_headless_chromium(rs, report, doc, tmp_path) -> None:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} not installed")
+    page = tmp_path / "report.html"
+    page.write_text(write_html(report), encoding="utf-8")
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()]
+    done = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", timeout=60)
+    dom = done.stdout
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert dom.count('class="finding"') == len(doc["findings"])
+    for f in doc["findings"]:
+        assert f'id="f-{f["id"]}"' in dom and html.escape(f["message"], quote=False) in dom
+    assert 'id="graph"' in dom and dom.count('<circle class="node"') == len(rs.skills)
