@@ -96,6 +96,11 @@ class Effect:
     where: Where
     skill: "Skill | None" = None
     index: int = 0
+    options: list = None  # for choose: one effect list per option
+
+    def __post_init__(self) -> None:
+        if self.options is None:
+            self.options = []
 
     @property
     def uid(self) -> str:
@@ -145,13 +150,20 @@ class Skill:
 
     @property
     def is_opaque(self) -> bool:
-        return any(e.is_opaque for e in self.all_effects()) or _cond_opaque(self.condition)
+        return any(e.is_opaque or _cond_opaque(e.guard) for e in self.all_effects()) or _cond_opaque(self.condition)
 
     def all_effects(self) -> list[Effect]:
         out: list[Effect] = []
-        for e in self.effects:
+
+        def add(e: Effect) -> None:
             out.append(e)
-            out.extend(e.instead)
+            for sub in e.instead:
+                add(sub)
+            for option in e.options:
+                for sub in option:
+                    add(sub)
+        for e in self.effects:
+            add(e)
         return out
 
 

@@ -72,6 +72,10 @@ def _effects(raw: list, lines: dict, path: tuple, skill: Skill | None) -> list[E
         eff = Effect(kind=kind, args=e.get(kind), guard=e.get("if"), force=bool(e.get("force")),
                      instead=_effects(e.get("instead") or [], lines, p + ("instead",), skill),
                      where=_where(e, lines, p), skill=skill)
+        if kind == "choose":
+            raw = e["choose"] if isinstance(e["choose"], list) else (e["choose"] or {}).get("options", [])
+            eff.options = [_effects(opt if isinstance(opt, list) else [opt], lines, p + ("choose", j), skill)
+                           for j, opt in enumerate(raw)]
         out.append(eff)
     return out
 
@@ -83,13 +87,8 @@ def _skill(raw: dict, lines: dict, path: tuple, role: str | None) -> Skill:
               static=bool(raw.get("static")), condition=raw.get("condition"), effects=[],
               where=_where(raw, lines, path), yaml_path=path)
     s.effects = _effects(raw.get("effects") or [], lines, path + ("effects",), s)
-    index = 0
-    for e in s.effects:
+    for index, e in enumerate(s.all_effects()):
         e.index = index
-        index += 1
-        for sub in e.instead:
-            sub.index = index
-            index += 1
     return s
 
 

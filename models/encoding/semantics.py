@@ -393,11 +393,9 @@ class Semantics:
 
     def _e_choose(self, e, a, st, b, pc):
         """One of several options, chosen by a player: each option under its own choice."""
-        from ..loader import _effects  # effects of an option are built like any effect list
-        options = e.args if isinstance(e.args, list) else (e.args or {}).get("options", [])
         pick = z3.FreshInt("choice", self.ctx)
-        for j, option in enumerate(options):
-            for sub in _effects(option if isinstance(option, list) else [option], {}, (), e.skill):
+        for j, option in enumerate(e.options):
+            for sub in option:
                 st = self.apply(sub, st, b, z3.And(pc, pick == j))
         return st
 
@@ -451,11 +449,9 @@ def writes_of(e: Effect) -> set[str]:
         "win": {"win"}, "lose": {"lose"},
     }
     if kind == "choose":
-        from ..loader import _effects
-        options = e.args if isinstance(e.args, list) else (e.args or {}).get("options", [])
         out = set()
-        for option in options:
-            for sub in _effects(option if isinstance(option, list) else [option], {}, (), e.skill):
+        for option in e.options:
+            for sub in option:
                 out |= writes_of(sub)
         return out
     if kind == "opaque":

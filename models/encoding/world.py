@@ -70,7 +70,7 @@ class World:
     def produced(self) -> dict[str, set]:
         """What effects anywhere in the ruleset can produce, per kind."""
         out: dict[str, set] = {"faction": set(), "status": set(), "label": set(), "role": set(), "lost": set(),
-                               "any_faction": set(), "any_status": set()}
+                               "any_faction": set(), "any_status": set(), "deck_role": set()}
         for e in self.rs.effects():
             a = e.args if isinstance(e.args, dict) else {}
             if e.kind == "set_faction":
@@ -82,6 +82,8 @@ class World:
                 out["label"].add(self.sem.canon(a.get("label", "")))
             elif e.kind in ("set_role", "create"):
                 out["role"].add(a.get("to") or a.get("role"))
+                if a.get("deck"):
+                    out["deck_role"].add(a.get("to"))
             elif e.kind == "lose_skill":
                 out["lost"].update(self.sem._skill_names(a.get("skill", "")))
             elif e.kind == "opaque":
@@ -123,7 +125,8 @@ class World:
         return name not in self.produced["role"] and "*" not in self.produced["role"]
 
     def role_counted(self, name: str) -> bool:
-        explicit = self.produced["role"] - {"*"}
+        # a card taken from the deck (deck: true) keeps the card counts
+        explicit = self.produced["role"] - {"*"} - self.produced["deck_role"]
         if "$flip" in explicit:
             explicit |= {r.flip_to for r in self.rs.roles.values() if r.flip_to}
         return name not in explicit
