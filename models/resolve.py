@@ -128,7 +128,7 @@ class _Resolver:
                 self.need("faction", e[kind], path + (kind,))
 
     def run(self) -> list[LoadError]:
-        rs, data = self.rs, self.rs.raw
+        data = self.rs.raw
         for i, w in enumerate(data.get("windows") or []):
             for j, p in enumerate(w.get("phases") or []):
                 self.need("phase", p, ("windows", i, "phases", j))

@@ -35,6 +35,10 @@ def skill_code(skill: Skill) -> Any:
                   "condition": skill.condition, "effects": [(e.kind, e.args, e.guard, e.force) for e in skill.effects]})
 
 
+def skill_digest(skill: Skill) -> str:
+    return _h(skill_code(skill))
+
+
 def world_signature(rs: Ruleset, world) -> str:
     raw = {k: v for k, v in rs.raw.items() if k not in ("skills", "roles", "faq", "externals", "terms", "readings",
                                                         "assumptions", "suppressions")}

@@ -78,7 +78,8 @@ def houdini(world: World, solver: Solver, facts: list[Fact], purpose: str,
     if unknown:
         return [], unknown
     pre = world.state(f"{purpose}_ind")
-    later = [s for s in world.rs.skills if s not in once and not s.static and (only is None or s in only)]
+    # static skills too: a standing effect may change the state at any moment (sound over-approximation)
+    later = [s for s in world.rs.skills if s not in once and (only is None or s in only)]
     steps = step_relations(world, later, pre)
     if only is not None:
         steps = steps[:-2]  # votes and settling were checked with these facts before

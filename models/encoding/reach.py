@@ -78,7 +78,7 @@ class Transitions:
         return self
 
     def step(self, st: State, sel: z3.ArithRef) -> tuple[State, list]:
-        w, sem = self.world, self.world.sem
+        w = self.world
         results: list[tuple[z3.BoolRef, State]] = []
         for idx, mv in enumerate(self.moves):
             try:
@@ -130,6 +130,7 @@ class Trace:
     answer: Answer
     steps: list[str] = field(default_factory=list)
     states: list[dict] = field(default_factory=list)
+    used: list[str] = field(default_factory=list)   # uids of the skills the trace uses
 
 
 @dataclass
@@ -174,7 +175,8 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         return Trace(ans)
     m = ans.model
     decoded = [concrete(m, s, world.sorts) for s in states]
-    steps = []
+    steps: list[str] = []
+    used: list[str] = []
     if _goal_met(m, goal, states[0]):
         return Trace(ans, [], decoded[:1])
     for t, sel in enumerate(sels):
@@ -187,10 +189,11 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         else:
             tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)
             steps.append(f"P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else ""))
+            used.append(mv.skill.uid)
         if _goal_met(m, goal, states[t + 1]) or t == depth - 1:
             decoded = decoded[: t + 2]
             break
-    return Trace(ans, steps, decoded)
+    return Trace(ans, steps, decoded, sorted(set(used)))
 
 
 def _goal_met(m, goal, st) -> bool:
@@ -304,8 +307,9 @@ def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[St
 @dataclass
 class Proof:
     answer: Answer
-    facts: list[Candidate] = field(default_factory=list)
+    facts: list[Candidate] = field(default_factory=list)     # the facts that rule the win out
     reason: str = ""
+    inductive: list[str] = field(default_factory=list)       # names of the whole inductive set
 
 
 def prove_unreachable(world: World, solver: Solver, faction: str) -> Proof:
@@ -313,7 +317,7 @@ def prove_unreachable(world: World, solver: Solver, faction: str) -> Proof:
     preserves; then ask whether they rule out the win."""
     cands = candidate_facts(world, faction)
     once_skills = setup_skills(world)
-    later = [s for s in world.rs.skills if s not in once_skills and not s.static]
+    later = [s for s in world.rs.skills if s not in once_skills]
     # base: facts true once the one-off setup phase is over
     init = world.state("base")
     after, setup_cs = after_setup(world, init, once_skills)
@@ -358,7 +362,7 @@ def prove_unreachable(world: World, solver: Solver, faction: str) -> Proof:
                        "inv-goal")
     if ans.unsat:
         core = _minimal_facts(world, solver, alive, faction)
-        return Proof(ans, core)
+        return Proof(ans, core, inductive=[c.name for c in alive])
     return Proof(Answer("unknown") if ans.status != "unsat" else ans, alive, reason="facts do not exclude the win")
 
 
@@ -372,3 +376,17 @@ def _minimal_facts(world: World, solver: Solver, facts: list[Candidate], faction
                         "inv-min").unsat:
             needed = trial
     return needed
+
+
+def still_inductive(world: World, solver: Solver, faction: str, names: list[str], changed: list[Skill]) -> bool:
+    """Do the facts of an earlier proof survive an edit of the changed skills?"""
+    from .invariants import Fact, houdini
+    facts = [Fact(c.name, c.text, c.build) for c in candidate_facts(world, faction) if c.name in set(names)]
+    if len(facts) != len(set(names)):
+        return False
+    kept, unknown = houdini(world, solver, facts, "reinv", only=changed)
+    if unknown is not None or len(kept) != len(facts):
+        return False
+    st = world.state("regoal")
+    return solver.check(world.realizable(st) + [f.build(st) for f in facts] + [faction_goal(world, st, faction)],
+                        "inv-goal").unsat

@@ -55,7 +55,8 @@ class Semantics:
             who = "target" if "target" in b else "self"
         if isinstance(who, dict) and "random" in who:
             # 随机一名…: the solver picks the player; nobody is picked when nobody matches
-            pick = z3.FreshInt("random_pick", self.ctx)
+            pick = z3.Int(f"random|{sorted(who['random'].items()) if who['random'] else ''}|"
+                          f"{sorted((k, v) for k, v in b.items() if isinstance(v, int))}", self.ctx)
             return [(i, z3.And(pick == i, self.filter(who["random"] or {}, i, b, st))) for i in range(self.k)]
         if isinstance(who, dict):
             return [(i, self.filter(who, i, b, st)) for i in range(self.k)]
@@ -393,7 +394,8 @@ class Semantics:
 
     def _e_choose(self, e, a, st, b, pc):
         """One of several options, chosen by a player: each option under its own choice."""
-        pick = z3.FreshInt("choice", self.ctx)
+        # one decision per use: both resolution orders see the same choice
+        pick = z3.Int(f"choice|{e.uid}|{sorted(b.items())}", self.ctx)
         for j, option in enumerate(e.options):
             for sub in option:
                 st = self.apply(sub, st, b, z3.And(pc, pick == j))

@@ -33,6 +33,51 @@ class Context:
         self.cache.put(key, [finding_to_cache(f) for f in found])
         return found
 
+    def cached_global(self, purpose: str, extra, compute, revalidate=None, goal_reads: set | None = None) -> list[Finding]:
+        """For questions that depend on every skill (traces, invariants). compute() returns
+        (findings, depends) where depends names what the answer rests on: the skills a trace
+        uses, or the facts of an invariant. After an edit that touches none of a trace's
+        skills the answer stands; an invariant stands if revalidate(facts, changed) says so."""
+        from ..cache import skill_digest
+        from ..findings import finding_from_json, finding_to_cache
+        if self.cache is None:
+            return list(compute()[0])
+        exact = self.cache.key(purpose, [], [extra, [f.name for f in self.world.derived]], global_skills=True)
+        hit = self.cache.get(exact)
+        if hit is not None:
+            return [finding_from_json(d) for d in hit["findings"]]
+        relaxed = self.cache.key(purpose + "~", [], [extra, [f.name for f in self.world.derived]])
+        old = self.cache.old.get(relaxed)
+        codes = {s.uid: skill_digest(s) for s in self.rs.skills}
+        from .influence import cone, outside_cone, skill_writes
+        writes = {s.uid: sorted(skill_writes(s)) for s in self.rs.skills}
+        if old is not None:
+            changed = sorted(set(codes.items()) ^ set(old["codes"].items()))
+            changed_uids = {uid for uid, _ in changed}
+            once = {p.name for p in self.rs.phases if p.once}
+            setup_touched = any(s.uid in changed_uids and s.timing and set(s.timing) <= once for s in self.rs.skills)
+            dep = old["depends"]
+            the_cone = cone(self.rs, goal_reads or {"*"})
+            irrelevant = all(outside_cone(set(writes.get(u, [])) | set(old.get("writes", {}).get(u, ["*"])), the_cone)
+                             for u in changed_uids)
+            ok = not setup_touched and (
+                irrelevant or
+                (dep.get("kind") == "trace" and not (set(dep["skills"]) & changed_uids)) or
+                (dep.get("kind") == "invariant" and revalidate is not None and
+                 revalidate(dep["facts"], [s for s in self.rs.skills if s.uid in changed_uids])))
+            if ok:
+                self.cache.hits += 1
+                self.cache.put(exact, {"findings": old["findings"]})
+                self.cache.put(relaxed, dict(old, codes=codes, writes=writes))
+                return [finding_from_json(d) for d in old["findings"]]
+        found, depends = compute()
+        found = list(found)
+        value = [finding_to_cache(f) for f in found]
+        self.cache.put(exact, {"findings": value})
+        self.cache.put(relaxed, {"findings": value, "depends": depends or {"kind": "none"}, "codes": codes,
+                                 "writes": writes})
+        return found
+
     def locs(self, *wheres: Where | None) -> tuple[Location, ...]:
         """Source lines first (what an author reads), then the encoding line."""
         out: list[Location] = []

@@ -5,11 +5,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from models.encoding.reach import both_win, bounded_trace, faction_goal, prove_unreachable
+from models.encoding.reach import both_win, bounded_trace, faction_goal, prove_unreachable, still_inductive
 
 from ..findings import Finding
 from ..narrate import describe_player
 from .base import Analysis, Context
+from .influence import reads_of
 from .pending import is_active
 
 
@@ -34,18 +35,21 @@ class ImpossibleWin(Analysis):
     def run(self, cx: Context) -> Iterator[Finding]:
         for name, f in sorted(cx.rs.factions.items()):
             if f.win:
-                yield from cx.cached("win", [], name, lambda name=name, f=f: self._decide(cx, name, f), global_skills=True)
+                yield from cx.cached_global(
+                    "win", name, lambda name=name, f=f: self._decide(cx, name, f),
+                    revalidate=lambda facts, changed, name=name: still_inductive(cx.world, cx.solver, name, facts, changed),
+                    goal_reads=reads_of(f.win))
 
-    def _decide(self, cx: Context, name: str, f) -> Iterator[Finding]:
+    def _decide(self, cx: Context, name: str, f) -> tuple[list[Finding], dict]:
         depth = int(cx.rs.bounds["depth"])
         trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), depth,
                               f"win-{len(name)}", _trace_skills(cx))
         if trace.answer.sat:
-            return
+            return [], {"kind": "trace", "skills": trace.used}
         proof = prove_unreachable(cx.world, cx.solver, name)
         if proof.answer.unsat:
             facts = "；".join(c.text for c in proof.facts)
-            yield Finding(
+            return [Finding(
                 kind=self.kind, severity="error", verdict="proved", subjects=(name,),
                 message=f"{name}的胜利条件永远无法达成：{facts}，因此条件不可能成立。",
                 message_en=f"The win condition of {name} can never be met (proved by an inductive invariant).",
@@ -54,14 +58,13 @@ class ImpossibleWin(Analysis):
                           "outcomes": [f"{name}无法获胜"]},
                 witness={"kind": "invariant", "faction": name, "facts": [c.name for c in proof.facts]},
                 question=f"{name}的胜利条件是否应理解为另一种含义？",
-            )
-        else:
-            yield Finding(
-                kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                message=f"在 {cx.world.k} 名玩家、{depth} 步内找不到{name}获胜的过程，也未能证明其不可能（{proof.reason or proof.answer.reason}）。",
-                message_en=f"No win of {name} within bounds, and no proof it is impossible.",
-                locations=cx.locs(f.where), key=("win", name),
-            )
+            )], {"kind": "invariant", "facts": proof.inductive}
+        return [Finding(
+            kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+            message=f"在 {cx.world.k} 名玩家、{depth} 步内找不到{name}获胜的过程，也未能证明其不可能（{proof.reason or proof.answer.reason}）。",
+            message_en=f"No win of {name} within bounds, and no proof it is impossible.",
+            locations=cx.locs(f.where), key=("win", name),
+        )], {"kind": "none"}
 
 
 class SimultaneousWin(Analysis):
@@ -87,21 +90,21 @@ class SimultaneousWin(Analysis):
                 continue
             if rs.factions[a].shares_win or rs.factions[b].shares_win:
                 continue
-            yield from cx.cached("simul", [], [a, b], lambda a=a, b=b: self._decide(cx, a, b, depth), global_skills=True)
+            yield from cx.cached_global("simul", [a, b], lambda a=a, b=b: self._decide(cx, a, b, depth),
+                                        goal_reads=reads_of(rs.factions[a].win) | reads_of(rs.factions[b].win))
 
-    def _decide(self, cx: Context, a: str, b: str, depth: int) -> Iterator[Finding]:
+    def _decide(self, cx: Context, a: str, b: str, depth: int) -> tuple[list[Finding], dict]:
         rs = cx.rs
         goal = lambda st, a=a, b=b: both_win(cx.world, st, a, b)  # noqa: E731
         trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx))
         if trace.answer.status == "unknown":
-            yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a, b),
-                          message=f"{a}与{b}能否同时获胜，在求解预算内未能判定。",
-                          locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=("simul", a, b))
-            return
+            return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a, b),
+                            message=f"{a}与{b}能否同时获胜，在求解预算内未能判定。",
+                            locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=("simul", a, b))], None
         if not trace.answer.sat:
-            return
+            return [], None
         last = trace.states[-1]
-        yield Finding(
+        return [Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(a, b),
             message=f"{a}与{b}的胜利条件可以同时成立，而规则没有给出二者的判胜优先级。",
             message_en=f"{a} and {b} can both meet their win conditions at once, with no priority.",
@@ -113,4 +116,4 @@ class SimultaneousWin(Analysis):
             question=f"{a}与{b}同时满足胜利条件时，谁获胜？",
             rulings=({"ruling": f"{a}优先", "outcome": f"{a}获胜"}, {"ruling": f"{b}优先", "outcome": f"{b}获胜"},
                      {"ruling": "共同获胜", "outcome": f"{a}与{b}共同获胜"}),
-        )
+        )], {"kind": "trace", "skills": trace.used}

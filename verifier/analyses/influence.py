@@ -1,0 +1,86 @@
+"""Cone of influence, by kinds of state: what a win condition reads, and every skill whose
+writes can reach it through other skills' conditions. A skill outside the cone cannot
+change whether the condition is reachable (used to keep cached answers after an edit)."""
+from __future__ import annotations
+
+from typing import Any
+
+from models.domain import Ruleset, Skill
+from models.encoding.semantics import writes_of
+
+FILTER_READS = {"alive": "alive", "dead": "alive", "faction": "faction", "not_faction": "faction",
+                "initial_faction": "role", "role": "role", "not_role": "role"}
+
+
+def reads_of(x: Any) -> set[str]:
+    """State words a condition, filter or number reads (coarse)."""
+    out: set[str] = set()
+    if isinstance(x, list):
+        for v in x:
+            out |= reads_of(v)
+        return out
+    if not isinstance(x, dict):
+        return out
+    for key, v in x.items():
+        if key in FILTER_READS:
+            out.add(FILTER_READS[key])
+        if key in ("has_status", "lacks_status"):
+            for name in (v if isinstance(v, list) else [v]):
+                if isinstance(name, str) and name not in ("self", "target", "caster", "source", "victim"):
+                    out.add(f"status:{name}")
+        if key in ("label", "not_label"):
+            for name in (v if isinstance(v, list) else [v]):
+                if isinstance(name, str) and name not in ("self", "target", "caster", "source", "victim"):
+                    out.add(f"label:{name}")
+        if key == "counter" and isinstance(v, str):
+            out.add(f"counter:{v}")
+        if key == "holds":
+            out.add("item")
+        if key == "opaque":
+            out |= set(x.get("reads") or []) | {"*"}
+        out |= reads_of(v)
+    return out
+
+
+def skill_reads(skill: Skill) -> set[str]:
+    out = reads_of(skill.condition) | reads_of(skill.targets) | reads_of(skill.trigger)
+    for e in skill.all_effects():
+        out |= reads_of(e.guard) | reads_of(e.args)
+    out.add("lost")  # holding the skill
+    return out
+
+
+def skill_writes(skill: Skill) -> set[str]:
+    out: set[str] = set()
+    for e in skill.effects:
+        out |= writes_of(e)
+    return out
+
+
+def _touches(writes: set[str], cone: set[str]) -> bool:
+    if "*" in cone:
+        return bool(writes)
+    for w in writes:
+        head = w.split(":")[0]
+        if w in cone or head in cone or any(c.split(":")[0] == head and ":" not in w for c in cone):
+            return True
+    return False
+
+
+def cone(rs: Ruleset, goal_reads: set[str]) -> set[str]:
+    """Words the goal depends on, closed under 'a skill writing one of them reads these'."""
+    result = set(goal_reads) | {"win", "lose", "faction", "alive", "dying"}  # settling turns dying into out
+    changed = True
+    while changed:
+        changed = False
+        for s in rs.skills:
+            if _touches(skill_writes(s), result):
+                new = skill_reads(s) - result
+                if new:
+                    result |= new
+                    changed = True
+    return result
+
+
+def outside_cone(writes: set[str], the_cone: set[str]) -> bool:
+    return not _touches(writes, the_cone)
