@@ -323,6 +323,8 @@ class Semantics:
         for i, g in self.slots(a.get("who", "self"), b, st):
             for sk in self._skill_names(a["skill"]):
                 upd |= self._upd(st, ("lost", i, sk), z3.And(pc, g), self.false())
+                if ("gained", i, sk) in st.terms:
+                    upd |= self._upd(st, ("gained", i, sk), z3.And(pc, g), self.true())
         return st.set(upd)
 
     def _e_lose_skill(self, e, a, st, b, pc):
@@ -330,6 +332,8 @@ class Semantics:
         for i, g in self.slots(a.get("who", "self"), b, st):
             for sk in self._skill_names(a["skill"]):
                 upd |= self._upd(st, ("lost", i, sk), z3.And(pc, g), self.true())
+                if ("gained", i, sk) in st.terms:
+                    upd |= self._upd(st, ("gained", i, sk), z3.And(pc, g), self.false())
         return st.set(upd)
 
     def _e_add_label(self, e, a, st, b, pc):
@@ -445,7 +449,7 @@ def writes_of(e: Effect) -> set[str]:
     table = {
         "set_faction": {"faction"}, "grant_status": {f"status:{a.get('status')}"},
         "remove_status": {f"status:{a.get('status')}"}, "damage": {"dying"}, "out": {"alive", "dying"},
-        "prevent_out": {"dying"}, "revive": {"alive"}, "set_role": {"role"}, "gain_skill": {"lost"},
+        "prevent_out": {"dying"}, "revive": {"alive"}, "set_role": {"role"}, "gain_skill": {"lost", "gained"},
         "lose_skill": {"lost"}, "add_label": {f"label:{a.get('label')}"}, "remove_label": {f"label:{a.get('label')}"},
         "counter": {f"counter:{a.get('name')}"}, "vote_weight": {"votes"}, "give_item": {f"item:{a.get('item')}"},
         "win": {"win"}, "lose": {"lose"},

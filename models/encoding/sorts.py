@@ -58,13 +58,16 @@ class Vocabulary:
     player_counters: list[str]
     items: list[str]
     factions: list[str]
+    gained: list[str]
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
         gc = sorted(c.name for c in rs.counters.values() if c.scope != "per_player")
         pc = sorted(c.name for c in rs.counters.values() if c.scope == "per_player")
+        gained = sorted({e.args.get("skill") for s in rs.skills for e in s.all_effects()
+                         if e.kind == "gain_skill" and isinstance(e.args, dict) and e.args.get("skill") not in (None, "$all")})
         return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
-                          sorted(rs.items), sorted(rs.factions))
+                          sorted(rs.items), sorted(rs.factions), gained)
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,8 @@ class StateFactory:
                 t[("label", i, lab)] = z3.Bool(f"{prefix}_lb_{i}_{lab}", ctx)
             for sk in v.skills:
                 t[("lost", i, sk)] = z3.Bool(f"{prefix}_lost_{i}_{sk}", ctx)
+            for sk in v.gained:
+                t[("gained", i, sk)] = z3.Bool(f"{prefix}_gained_{i}_{sk}", ctx)
             for c in v.player_counters:
                 t[("counter", c, i)] = z3.Int(f"{prefix}_ct_{c}_{i}", ctx)
         for c in v.global_counters:

@@ -70,7 +70,7 @@ class World:
     def produced(self) -> dict[str, set]:
         """What effects anywhere in the ruleset can produce, per kind."""
         out: dict[str, set] = {"faction": set(), "status": set(), "label": set(), "role": set(), "lost": set(),
-                               "any_faction": set(), "any_status": set(), "deck_role": set()}
+                               "any_faction": set(), "any_status": set(), "deck_role": set(), "gained": set()}
         for e in self.rs.effects():
             a = e.args if isinstance(e.args, dict) else {}
             if e.kind == "set_faction":
@@ -86,6 +86,8 @@ class World:
                     out["deck_role"].add(a.get("to"))
             elif e.kind == "lose_skill":
                 out["lost"].update(self.sem._skill_names(a.get("skill", "")))
+            elif e.kind == "gain_skill":
+                out["gained"].update(self.sem._skill_names(a.get("skill", "")))
             elif e.kind == "opaque":
                 for word in a.get("writes") or []:
                     head, _, arg = word.partition(":")
@@ -123,6 +125,41 @@ class World:
     def role_fixed(self, name: str) -> bool:
         """True when a slot with this role has held it since the start of the game."""
         return name not in self.produced["role"] and "*" not in self.produced["role"]
+
+    def gainers(self, skill_name: str) -> set[str] | None:
+        """Roles that can gain the skill (their own skills grant it to themselves), or None
+        when some effect grants it to other players or a shared skill does."""
+        out: set[str] = set()
+        for s in self.rs.skills:
+            for e in s.all_effects():
+                a = e.args if isinstance(e.args, dict) else {}
+                if e.kind == "gain_skill" and a.get("skill") in (skill_name, "$all"):
+                    if a.get("who", "self") != "self" or not s.owner_role:
+                        return None
+                    out.add(s.owner_role)
+        return out
+
+    def becomes(self, roles: set[str]) -> set[str]:
+        """The roles these can turn into through their own identity changes (closure)."""
+        edges: dict[str, set[str]] = {}
+        anything = "*" in self.produced["role"]
+        for s in self.rs.skills:
+            for e in s.all_effects():
+                a = e.args if isinstance(e.args, dict) else {}
+                if e.kind == "set_role":
+                    if a.get("who", "self") != "self" or not s.owner_role or a.get("to") == "$flip":
+                        anything = True
+                    else:
+                        edges.setdefault(s.owner_role, set()).add(a.get("to"))
+        if anything:
+            return set(self.rs.roles)
+        out, todo = set(roles), list(roles)
+        while todo:
+            for nxt in edges.get(todo.pop(), ()):
+                if nxt not in out:
+                    out.add(nxt)
+                    todo.append(nxt)
+        return out
 
     def role_counted(self, name: str) -> bool:
         # a card taken from the deck (deck: true) keeps the card counts
@@ -166,6 +203,7 @@ class World:
                                 [st[("faction", i)] == f for f in allowed]))
             # a status or label no effect grants can only come from the dealt identity
             unfixed = [sorts.roles[r] for r in present if not self.role_fixed(r)]
+            unfixed_terms = [role == r for r in unfixed]
             for s in self.vocab.statuses:
                 if s not in prod["status"] and not prod["any_status"]:
                     origin = [sorts.roles[r] for r in present if s in self.initial_statuses(r)] + unfixed
@@ -182,6 +220,13 @@ class World:
             for sk in self.vocab.skills:
                 if sk not in prod["lost"] and "*" not in prod["lost"] and "$all" not in prod["lost"]:
                     cs.append(z3.Not(st[("lost", i, sk)]))
+            for sk in self.vocab.gained:
+                gainers = self.gainers(sk)
+                if gainers is not None:
+                    # only a holder of a skill that grants it to itself can have gained it
+                    # (or what that holder can turn into)
+                    ok = [role == sorts.roles[r] for r in sorted(self.becomes(gainers)) if r in sorts.roles]
+                    cs.append(z3.Implies(st[("gained", i, sk)], z3.Or(ok + [z3.BoolVal(False, self.ctx)])))
             for rname in present:
                 if not self.role_fixed(rname):
                     continue
@@ -253,6 +298,8 @@ class World:
                 cs.append(st[("label", i, lab)] == z3.Or([role == sorts.roles[r] for r in having] + [z3.BoolVal(False, self.ctx)]))
             for sk in self.vocab.skills:
                 cs.append(z3.Not(st[("lost", i, sk)]))
+            for sk in self.vocab.gained:
+                cs.append(z3.Not(st[("gained", i, sk)]))
         for name in self.vocab.global_counters + self.vocab.player_counters:
             for key in [k for k in st.terms if k[0] == "counter" and k[1] == name]:
                 cs.append(st[key] == self.rs.counters[name].initial)
@@ -264,8 +311,10 @@ class World:
     def holds(self, st: State, i: int, skill: Skill) -> z3.BoolRef:
         sem, sorts = self.sem, self.sorts
         lost = z3.Not(st[("lost", i, skill.name)])
+        gained = st.get(("gained", i, skill.name))
         if skill.owner_role:
-            return z3.And(st[("role", i)] == sorts.roles[skill.owner_role], lost)
+            own = z3.And(st[("role", i)] == sorts.roles[skill.owner_role], lost)
+            return z3.Or(own, gained) if gained is not None else own
         parts = []
         for key, val in sorted((skill.owner or {}).items()):
             if key == "label":
@@ -278,7 +327,8 @@ class World:
                 parts.append(st[("item", val)] == i)
             elif key == "role":
                 parts.append(st[("role", i)] == sorts.roles[sem.canon(val)])
-        return z3.And(parts + [lost])
+        held = z3.And(parts + [lost])
+        return z3.Or(held, gained) if gained is not None else held
 
     def can_hold(self, skill: Skill) -> list[str]:
         """Roles whose slots may hold the skill (for scenario text); [] for shared skills."""
@@ -299,11 +349,16 @@ class World:
         if skill.condition:
             parts.append(sem.cond(skill.condition, b.as_dict(), st))
         on = trig.get("on")
+        bd = b.as_dict()
         if isinstance(on, dict):
-            who = "caster" if trig.get("event") == "targeted" else "victim"
-            bd = b.as_dict()
+            # the player the event happens to: the targeted player (the holder in our
+            # scenarios) for targeted, the one going out otherwise
+            who = "self" if trig.get("event") == "targeted" else "victim"
             if who in bd:
                 parts.append(sem.filter(on, bd[who], bd, st))
+        cause = trig.get("cause")
+        if cause not in (None, "any") and bd.get("$cause") not in (None, cause):
+            parts.append(z3.BoolVal(False, self.ctx))
         block = sem.blocked(st, b.self_slot, "skills")
         if not trig:
             parts.append(z3.Not(block))

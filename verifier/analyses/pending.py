@@ -52,7 +52,12 @@ def ordered(rs: Ruleset, a: Skill, b: Skill) -> bool:
 
 
 def share_state(world: World, a: Skill, b: Skill) -> bool:
+    """The two can interfere: both write one kind of value, or one writes what the other's
+    conditions read (a shield granted before or after the attack it stops)."""
+    from .influence import outside_cone, skill_reads
     wa, wb = world.writes(a), world.writes(b)
+    if (wa and not outside_cone(wa, skill_reads(b) - {"lost"})) or (wb and not outside_cone(wb, skill_reads(a) - {"lost"})):
+        return True
     if not wa or not wb:
         return False
     heads_a = {w.split(":")[0] for w in wa}
@@ -155,7 +160,8 @@ def event_trigger_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
             o1 = v if on1 == "self" else 1
             o2 = v if on2 == "self" else 2
             pin = Pin(dying=(v,)) if event == "about_to_go_out" else Pin(dead=(v,))
-            src = (("victim", v), ("source", 3 % world.k))
+            cause = c1 if c1 not in (None, "any") else c2
+            src = (("victim", v), ("source", 3 % world.k)) + ((("$cause", cause),) if cause not in (None, "any") else ())
             a = Use(t1, Binding(o1, ((o2 if o2 != o1 else 3 % world.k),) if t1.targets else (), src))
             b = Use(t2, Binding(o2, ((o1 if o1 != o2 else 3 % world.k),) if t2.targets else (), src))
             cast = tuple(sorted({v: "即将出局者" if event == "about_to_go_out" else "出局者",
