@@ -37,7 +37,7 @@ NAMES = {"type": "array", "items": NAME}
 NUM: dict[str, Any] = {}  # numbers: ints or arithmetic mappings, checked by resolve.py
 FILTER = {"type": "object", "propertyNames": {"enum": list(FILTER_KEYS)}}
 COND = {"type": "object", "minProperties": 1,
-        "propertyNames": {"enum": list(CONDITION_KINDS) + ["op", "value", "satisfies", "reads", "src"]}}
+        "propertyNames": {"enum": list(CONDITION_KINDS) + ["op", "value", "satisfies", "reads", "src", "who"]}}
 EFFECT = {
     "type": "object",
     "properties": {k: {} for k in EFFECT_KINDS} | {"if": COND, "src": SRC, "force": {"type": "boolean"},

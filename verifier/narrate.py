@@ -42,6 +42,8 @@ def describe_value(key: tuple, value) -> str:
         return f"{player(key[1])} {'拥有' if value else '没有'}[{key[2]}]标签"
     if kind == "lost":
         return f"{player(key[1])} {'失去' if value else '保有'}【{key[2]}】"
+    if kind == "gained":
+        return f"{player(key[1])} {'获得了' if value else '没有获得'}【{key[2]}】"
     if kind == "role":
         return f"{player(key[1])} 的身份为 {value}"
     if kind == "votes":

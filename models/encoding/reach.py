@@ -116,7 +116,8 @@ def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
     effect declared its win."""
     sem = world.sem
     f = world.rs.factions[faction]
-    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)])
+    # a faction wins through its players: at least one of them must still be alive
+    member = z3.Or([z3.And(st[("faction", i)] == world.sorts.factions[faction], st[("alive", i)]) for i in range(world.k)])
     by_rule = z3.And(sem.cond(f.win, {}, st), member) if f.win else z3.BoolVal(False, world.ctx)
     return z3.Or(by_rule, st[("win", faction)])
 
@@ -390,3 +391,14 @@ def still_inductive(world: World, solver: Solver, faction: str, names: list[str]
     st = world.state("regoal")
     return solver.check(world.realizable(st) + [f.build(st) for f in facts] + [faction_goal(world, st, faction)],
                         "inv-goal").unsat
+
+
+def possible_somewhere(world: World, solver: Solver, goal, purpose: str) -> Answer:
+    """Does the goal hold in any state the over-approximation of reachable states allows?
+    unsat here proves the goal is never reached, without unrolling anything."""
+    from .solver import Session
+    cache = world.__dict__.setdefault("_abstract_session", {})
+    if "s" not in cache:
+        cache["s"] = world.state("abs")
+        cache["session"] = Session(solver, world.realizable(cache["s"]))
+    return cache["session"].check([goal(cache["s"])], purpose)

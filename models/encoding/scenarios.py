@@ -54,6 +54,18 @@ def _enabled_all(world: World, st: State, uses: list[Use]) -> list:
     return [world.enabled(st, u.skill, u.binding) for u in uses]
 
 
+def _shared(world: World, solver: Solver):
+    """One symbolic start state and one solver session for all order questions of a world:
+    building the reachable-state constraints once is most of the cost of a question."""
+    from .solver import Session
+    cache = world.__dict__.setdefault("_order_session", {})
+    if "s0" not in cache:
+        s0 = world.state("o")
+        cache["s0"] = s0
+        cache["session"] = Session(solver, world.realizable(s0))
+    return cache["s0"], cache["session"]
+
+
 def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Use, pin: Pin,
                    prefer_alive: tuple[int, ...] = ()) -> OrderResult:
     """Is there a reachable state where resolving a then b differs from b then a?
@@ -65,8 +77,8 @@ def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Us
         if first.answer.status == "unknown":
             return first
     try:
-        s0 = world.state("o")
-        cs = world.realizable(s0) + pin.constraints(s0) + _enabled_all(world, s0, scene)
+        s0, session = _shared(world, solver)
+        cs = pin.constraints(s0) + _enabled_all(world, s0, scene)
         pre = s0
         for u in scene:
             pre = world.run(pre, u.skill, u.binding)
@@ -79,7 +91,7 @@ def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Us
     if not keys:
         return OrderResult(Answer("unsat"))
     diff = z3.Or([ab[k] != ba[k] for k in keys])
-    ans = solver.check(cs + [diff], "order")
+    ans = session.check(cs + [diff], "order")
     if not ans.sat:
         return OrderResult(ans)
     m = ans.model
@@ -169,12 +181,16 @@ class Probe:
         return self.session.check([en, z3.Or([after[k] != self.s0[k] for k in keys])], "dead")
 
 
-def empty_pick(world: World, solver: Solver, use: Use, flt: dict) -> tuple[Answer, dict]:
-    """Can the skill resolve while nobody matches the filter it picks a random player from?"""
+def empty_pick(world: World, solver: Solver, use: Use, flt: dict, guard=None, at_setup: bool = False) -> tuple[Answer, dict]:
+    """Can the skill resolve (its effect's guard holding) while nobody matches the filter it
+    picks a random player from? A setup skill is judged on the dealt game."""
     try:
         s0 = world.state("pick")
         bd = use.binding.as_dict()
-        cs = world.realizable(s0) + [world.enabled(s0, use.skill, use.binding)]
+        base = world.initial(s0) if at_setup else world.realizable(s0)
+        cs = base + [world.enabled(s0, use.skill, use.binding)]
+        if guard is not None:
+            cs.append(world.sem.cond(guard, bd, s0))
         cs += [z3.Not(world.sem.filter(flt, i, bd, s0)) for i in range(world.k)]
     except Unbound as exc:
         return Answer("unknown", reason=f"unbound:{exc}"), {}

@@ -408,17 +408,23 @@ class Semantics:
     def _e_opaque(self, e, a, st, b, pc):
         upd = {}
         try:
-            slots = {i for i, _ in self.slots(a.get("who", "self"), b, st)}
+            guards = dict(self.slots(a.get("who", "self"), b, st))
         except Unbound:
-            slots = set(range(self.k))
+            guards = {i: self.true() for i in range(self.k)}
         for w in a.get("writes") or []:
             for key in self.keys_of(w, st):
-                if len(key) > 1 and key[0] not in ("counter", "item", "win", "lose") and key[1] not in slots:
+                per_player = len(key) > 2 or key[0] in ("role", "faction", "alive", "dying", "votes")
+                if key[0] == "counter" and len(key) == 2:
+                    per_player = False
+                if per_player and key[1] not in guards:
                     continue  # an opaque effect writes only its own players' values
+                g = guards[key[1]] if per_player else self.true()
                 fresh = self.factory.havoc(key, st[key])
                 if self._monotone(key):
                     fresh = z3.Or(st[key], fresh)  # a permanent status / fixed label is never lost
-                upd[key] = z3.If(pc, fresh, st[key])
+                if key[0] == "faction":
+                    g = z3.And(g, z3.Not(self.blocked(st, key[1], "faction_change")))  # [忠诚] still holds
+                upd[key] = z3.If(z3.And(pc, g), fresh, st[key])
         return st.set(upd)
 
     def _monotone(self, key) -> bool:

@@ -203,7 +203,6 @@ class World:
                                 [st[("faction", i)] == f for f in allowed]))
             # a status or label no effect grants can only come from the dealt identity
             unfixed = [sorts.roles[r] for r in present if not self.role_fixed(r)]
-            unfixed_terms = [role == r for r in unfixed]
             for s in self.vocab.statuses:
                 if s not in prod["status"] and not prod["any_status"]:
                     origin = [sorts.roles[r] for r in present if s in self.initial_statuses(r)] + unfixed

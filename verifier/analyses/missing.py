@@ -55,7 +55,9 @@ class MissingRule(Analysis):
                 b = bindings_for(cx.world, skill, [0])[:1]
                 if not b:
                     continue
-                ans, start = empty_pick(cx.world, cx.solver, Use(skill, b[0]), flt)
+                once = {p.name for p in rs.phases if p.once}
+                at_setup = (skill.trigger or {}).get("event") == "setup" or bool(skill.timing and set(skill.timing) <= once)
+                ans, start = empty_pick(cx.world, cx.solver, Use(skill, b[0]), flt, e.guard, at_setup)
                 if ans.sat:
                     yield Finding(
                         kind=self.kind, severity="warning", verdict="witnessed", subjects=(skill.name,),

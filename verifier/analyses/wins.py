@@ -5,7 +5,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from models.encoding.reach import both_win, bounded_trace, faction_goal, prove_unreachable, still_inductive
+from models.encoding.reach import (both_win, bounded_trace, faction_goal, possible_somewhere, prove_unreachable,
+                                   still_inductive)
 
 from ..findings import Finding
 from ..narrate import describe_player
@@ -96,6 +97,8 @@ class SimultaneousWin(Analysis):
     def _decide(self, cx: Context, a: str, b: str, depth: int) -> tuple[list[Finding], dict]:
         rs = cx.rs
         goal = lambda st, a=a, b=b: both_win(cx.world, st, a, b)  # noqa: E731
+        if possible_somewhere(cx.world, cx.solver, goal, "simul-abstract").unsat:
+            return [], {"kind": "none"}  # no reachable state satisfies both: nothing to search
         trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx))
         if trace.answer.status == "unknown":
             return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a, b),
