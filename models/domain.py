@@ -39,6 +39,7 @@ class Faction:
     lose: dict | None
     shares_win: bool
     where: Where
+    external: bool = False    # its end conditions live in base rules we do not have
 
 
 @dataclass(frozen=True)

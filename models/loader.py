@@ -154,7 +154,8 @@ def load_ruleset(folder: str) -> Ruleset:
         windows=[Window(x["name"], tuple(x.get("phases") or ()), w(x, ("windows", i)))
                  for i, x in enumerate(data.get("windows") or [])],
         factions={f["name"]: Faction(f["name"], f.get("win"), f.get("lose"), bool(f.get("shares_win")),
-                                     w(f, ("factions", i))) for i, f in enumerate(data["factions"])},
+                                     w(f, ("factions", i)), bool(f.get("external")))
+                  for i, f in enumerate(data["factions"])},
         win_priority=tuple(wp["order"]) if wp else None, win_priority_where=w(wp, ("win_priority",)) if wp else None,
         statuses={s["name"]: Status(s["name"], frozenset(s.get("blocks") or ()), frozenset(s.get("except") or ()),
                                     bool(s.get("permanent")), bool(s.get("negative")), bool(s.get("external")),

@@ -137,6 +137,7 @@ SCHEMA: dict[str, Any] = {
             "first": NAME, "then": NAME, "order": NAMES, "of": {"type": "string"}, "src": SRC,
             "note": {"type": "string"}}, "additionalProperties": False}},
         "voting": {"type": "object", "properties": {"src": SRC, "weight_default": {"type": "number"},
+                                                    "external": {"type": "boolean"}, "assumption": {"type": "string"},
                                                     "tie": {"type": ["string", "null"]}, "tie_src": SRC,
                                                     "note": {"type": "string"}},
                    "additionalProperties": False},

@@ -26,7 +26,8 @@ class MissingRule(Analysis):
     """A reachable situation for which the rules give no outcome: a vote tie the vote rules
     do not cover, or a faction with neither a win nor a lose condition. The judge has to
     improvise. Fix: add the rule. Limits: the situations the language names (vote ties,
-    factions without end conditions)."""
+    factions without end conditions, random picks from a set that can be empty — not at the
+    deal, whose composition our few player slots do not represent)."""
     kind = "missing-rule"
     summary = "规则没有覆盖的可达局面"
     severity = "error"
@@ -35,7 +36,7 @@ class MissingRule(Analysis):
     def run(self, cx: Context) -> Iterator[Finding]:
         rs = cx.rs
         v = rs.voting
-        if v is not None and not v.get("tie"):
+        if v is not None and not v.get("tie") and not v.get("external"):
             where = cx.src_where(v.get("src"), cx.yaml_line(("voting",)))
             yield Finding(
                 kind=self.kind, severity="error", verdict="witnessed", subjects=("投票",),
@@ -57,7 +58,9 @@ class MissingRule(Analysis):
                     continue
                 once = {p.name for p in rs.phases if p.once}
                 at_setup = (skill.trigger or {}).get("event") == "setup" or bool(skill.timing and set(skill.timing) <= once)
-                ans, start = empty_pick(cx.world, cx.solver, Use(skill, b[0]), flt, e.guard, at_setup)
+                if at_setup:
+                    continue  # who exists at the deal depends on the full composition, not our few slots
+                ans, start = empty_pick(cx.world, cx.solver, Use(skill, b[0]), flt, e.guard)
                 if ans.sat:
                     yield Finding(
                         kind=self.kind, severity="warning", verdict="witnessed", subjects=(skill.name,),
@@ -70,7 +73,7 @@ class MissingRule(Analysis):
                         question=f"{cx.skill_text(skill)}找不到符合条件的角色时怎么办？",
                     )
         for name, f in sorted(rs.factions.items()):
-            if f.win is None and f.lose is None and not f.shares_win:
+            if f.win is None and f.lose is None and not f.shares_win and not f.external:
                 yield Finding(
                     kind=self.kind, severity="warning", verdict="proved", subjects=(name,),
                     message=f"{name}既没有胜利条件也没有失败条件：规则没有说明该阵营何时获胜或出局。",
