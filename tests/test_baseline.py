@@ -1,0 +1,40 @@
+"""The committed findings/ must be what the engine produces now (a snapshot test): a change
+to a ruleset or to the engine that changes any finding fails until `python -m verifier
+baseline` is run and the diff reviewed."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from verifier.baseline import bundled, render
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.parametrize("rid", bundled(os.path.join(ROOT, "rulesets")))
+def test_committed_findings_are_current(rid: str, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    for suffix, text in render(os.path.join("rulesets", rid)).items():
+        path = os.path.join("findings", rid + suffix)
+        assert os.path.exists(path), f"{path} missing: run python -m verifier baseline"
+        with open(path, encoding="utf-8") as fh:
+            assert fh.read() == text, f"{path} is stale: run python -m verifier baseline and review the diff"
+
+
+def test_required_findings_are_in_the_baselines():
+    """What the issue requires the engine to find on the bundled rulesets."""
+    import json
+    with open(os.path.join(ROOT, "findings", "zemu.json"), encoding="utf-8") as fh:
+        zemu = json.load(fh)
+    order = [f for f in zemu["findings"] if f["kind"] == "order-dependence"
+             and {"老祖威压", "不可名状"} <= set(f["subjects"])]
+    assert order, "老祖威压 × 不可名状 order-dependence missing"
+    f = order[0]
+    assert f["verdict"] == "witnessed" and f["scenario"]["outcomes"] and len(f["scenario"]["outcomes"]) == 2
+    caster = f["scenario"]["roles"][0]
+    assert "未持有" in caster and "[忠诚]" in caster.split("未持有", 1)[1].split("，", 1)[0]
+    with open(os.path.join(ROOT, "findings", "s11.json"), encoding="utf-8") as fh:
+        s11 = json.load(fh)
+    piper = [f for f in s11["findings"] if f["kind"] == "impossible-win" and f["subjects"] == ["吹笛阵营"]]
+    assert piper and piper[0]["verdict"] == "proved"
