@@ -13,7 +13,10 @@ A state is a mapping with the keys of models/encoding/sorts.py:
   ("win", F) ("lose", F)
 Opaque conditions and `phase` conditions without a bound phase are free booleans in the
 engine (the same value in every state); here they are the extra keys ("opaque", text) and
-("phase_is", P), read from the start state.
+("phase_is", P), read from the start state. An opaque effect makes each value it writes a
+fresh unknown, read as ("havoc", n, key) (a permanent status / fixed label is kept).
+`force: true` ignores the blocking statuses of set_faction, grant_status, damage and out
+(an out or damage still needs a living target).
 
 Deciding "exists a realizable state with ..." by enumeration: `states()` lists every
 realizable concrete state (plain brute force, for tiny worlds), and `explore()` walks the
@@ -153,8 +156,12 @@ class Interp:
         self.gcounters = sorted(c.name for c in rs.counters.values() if c.scope != "per_player")
         self.pcounters = sorted(c.name for c in rs.counters.values() if c.scope == "per_player")
         self.items = sorted(rs.items)
+        self.gained = sorted({e.args.get("skill") for sk in rs.skills for e in sk.all_effects()
+                              if e.kind == "gain_skill" and isinstance(e.args, dict)
+                              and e.args.get("skill") not in (None, "$all")})
         self.produced = self._produced()
         self.keys = self._keys()
+        self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
 
     def canon(self, name: str) -> str:
         return self.rs.aliases.get(name, name)
@@ -167,6 +174,7 @@ class Interp:
             out += [("status", i, s) for s in self.statuses]
             out += [("label", i, x) for x in self.labels]
             out += [("lost", i, sk) for sk in self.skills]
+            out += [("gained", i, sk) for sk in self.gained]
             out += [("counter", c, i) for c in self.pcounters]
         out += [("counter", c) for c in self.gcounters]
         out += [("item", it) for it in self.items]
@@ -189,8 +197,15 @@ class Interp:
             return tuple(range(lo, hi + 1))
         if head == "item":
             return tuple(range(-1, self.k))
-        if head in ("alive", "dying", "status", "label", "lost", "win", "lose", "opaque", "phase_is"):
+        if head in ("alive", "dying", "status", "label", "lost", "gained", "win", "lose", "opaque", "phase_is",
+                    "cause_is"):
             return (False, True)
+        if head == "random":     # the player a 随机 effect picks (-1: none of the slots)
+            return tuple(range(-1, self.k))
+        if head == "choice":     # the option a choose effect takes (-1: none of them)
+            return tuple(range(-1, key[3]))
+        if head == "havoc":
+            return self.domain(key[2])
         raise KeyError(key)
 
     # ---- static facts (mirror of World.produced & co.) ----------------------------------
@@ -206,7 +221,7 @@ class Interp:
 
     def _produced(self) -> dict:
         out: dict[str, set] = {k: set() for k in ("faction", "status", "label", "role", "lost", "any_faction",
-                                                   "any_status")}
+                                                   "any_status", "deck_role", "gained")}
         for e in self.rs.effects():
             a = e.args if isinstance(e.args, dict) else {}
             if e.kind == "set_faction":
@@ -218,8 +233,12 @@ class Interp:
                 out["label"].add(self.canon(a.get("label", "")))
             elif e.kind in ("set_role", "create"):
                 out["role"].add(a.get("to") or a.get("role"))
+                if a.get("deck"):
+                    out["deck_role"].add(a.get("to"))
             elif e.kind == "lose_skill":
                 out["lost"].update(self._skill_names(a.get("skill", "")))
+            elif e.kind == "gain_skill":
+                out["gained"].update(self._skill_names(a.get("skill", "")))
             elif e.kind == "opaque":
                 for word in a.get("writes") or []:
                     head, _, arg = word.partition(":")
@@ -258,8 +277,42 @@ class Interp:
         p = self.produced["role"]
         return name not in p and "*" not in p
 
+    def gainers(self, skill_name: str) -> set[str] | None:
+        """Roles that gain the skill through their own skills, or None (anyone may)."""
+        out: set[str] = set()
+        for s in self.rs.skills:
+            for e in s.all_effects():
+                a = e.args if isinstance(e.args, dict) else {}
+                if e.kind == "gain_skill" and a.get("skill") in (skill_name, "$all"):
+                    if a.get("who", "self") != "self" or not s.owner_role:
+                        return None
+                    out.add(s.owner_role)
+        return out
+
+    def becomes(self, roles: set[str]) -> set[str]:
+        """The roles these can turn into by their own identity changes."""
+        edges: dict[str, set[str]] = {}
+        anything = "*" in self.produced["role"]
+        for s in self.rs.skills:
+            for e in s.all_effects():
+                a = e.args if isinstance(e.args, dict) else {}
+                if e.kind == "set_role":
+                    if a.get("who", "self") != "self" or not s.owner_role or a.get("to") == "$flip":
+                        anything = True
+                    else:
+                        edges.setdefault(s.owner_role, set()).add(a.get("to"))
+        if anything:
+            return set(self.rs.roles)
+        out, todo = set(roles), list(roles)
+        while todo:
+            for nxt in edges.get(todo.pop(), ()):
+                if nxt not in out:
+                    out.add(nxt)
+                    todo.append(nxt)
+        return out
+
     def role_counted(self, name: str) -> bool:
-        explicit = self.produced["role"] - {"*"}
+        explicit = self.produced["role"] - {"*"} - self.produced["deck_role"]
         if "$flip" in explicit:
             explicit |= {r.flip_to for r in self.rs.roles.values() if r.flip_to}
         return name not in explicit
@@ -337,6 +390,10 @@ class Interp:
                 if sk not in prod["lost"] and "*" not in prod["lost"] and "$all" not in prod["lost"]:
                     if st[("lost", i, sk)]:
                         return False
+            for sk in self.gained:
+                gainers = self.gainers(sk)
+                if gainers is not None and st[("gained", i, sk)] and role not in self.becomes(gainers):
+                    return False
         for key in self.keys:
             if key[0] == "counter":
                 spec = rs.counters[key[1]]
@@ -373,6 +430,9 @@ class Interp:
                     return False
             for sk in self.skills:
                 if st[("lost", i, sk)]:
+                    return False
+            for sk in self.gained:
+                if st[("gained", i, sk)]:
                     return False
         for key in self.keys:
             if key[0] == "counter" and st[key] != self.rs.counters[key[1]].initial:
@@ -411,6 +471,12 @@ class Interp:
         """Slots named by `who`, each with the filter that must hold (None: always)."""
         if who is None:
             who = "target" if "target" in w else "self"
+        if isinstance(who, dict) and "random" in who:
+            # 随机一名…: a free pick, the same in both resolution orders; nobody when nobody matches
+            flt = who["random"] or {}
+            key = ("random", repr(sorted(flt.items())) if flt else "",
+                   repr(sorted((k, v) for k, v in w.items() if isinstance(v, int))))
+            return [(i, {"$pick": key, **flt}) for i in range(self.k)]
         if isinstance(who, dict):
             return [(i, who) for i in range(self.k)]
         if isinstance(who, str) and who.startswith("holder:"):
@@ -433,7 +499,11 @@ class Interp:
         return got[0][0]
 
     def in_slot(self, st, i: int, g: dict | None, w: dict) -> bool:
-        return True if g is None else self.filter(g, i, w, st)
+        if g is None:
+            return True
+        if "$pick" in g:
+            return st[g["$pick"]] == i and self.filter({k: v for k, v in g.items() if k != "$pick"}, i, w, st)
+        return self.filter(g, i, w, st)
 
     # ---- filters, numbers, conditions ---------------------------------------------------
     def filter(self, f: dict, i: int, w: dict, st) -> bool:
@@ -521,6 +591,9 @@ class Interp:
             return any(self.cond(x, w, st) for x in c["any"])
         if "not" in c:
             return not self.cond(c["not"], w, st)
+        if "cause" in c:
+            cause = w.get("$cause")
+            return st[("cause_is", c["cause"])] if cause is None else cause == c["cause"]
         if "true" in c:
             return True
         if "false" in c:
@@ -566,8 +639,6 @@ class Interp:
             pc = self.cond(e.guard, w, st)
         a = e.args if isinstance(e.args, dict) else {"value": e.args}
         handler = getattr(self, f"_e_{e.kind}", None)
-        if e.kind == "opaque":
-            raise NotSupported("opaque effect")
         new = handler(e, a, st, w, pc) if handler else st
         for sub in e.instead:
             new = self.apply(sub, new, w, pc)
@@ -590,7 +661,7 @@ class Interp:
         if not pc:
             return st
         for i, g in slots:
-            if not self.in_slot(st, i, g, w) or self.blocked(st, i, "faction_change"):
+            if not self.in_slot(st, i, g, w) or (not e.force and self.blocked(st, i, "faction_change")):
                 continue
             if to in ("$caster", "$self", "$source"):
                 val = st[("faction", src)]
@@ -604,7 +675,7 @@ class Interp:
     def _e_grant_status(self, e, a, st, w, pc):
         upd = {}
         for i in self._each(a.get("who"), w, st, pc):
-            if self.blocked(st, i, "status_gain"):
+            if not e.force and self.blocked(st, i, "status_gain"):
                 continue
             for s in self._status_names(a["status"]):
                 upd[("status", i, s)] = True
@@ -662,12 +733,31 @@ class Interp:
         return st.set(upd)
 
     def _e_gain_skill(self, e, a, st, w, pc):
-        return st.set({("lost", i, sk): False for i in self._each(a.get("who", "self"), w, st, pc)
-                       for sk in self._skill_names(a["skill"])})
+        upd = {}
+        for i in self._each(a.get("who", "self"), w, st, pc):
+            for sk in self._skill_names(a["skill"]):
+                upd[("lost", i, sk)] = False
+                if sk in self.gained:
+                    upd[("gained", i, sk)] = True
+        return st.set(upd)
 
     def _e_lose_skill(self, e, a, st, w, pc):
-        return st.set({("lost", i, sk): True for i in self._each(a.get("who", "self"), w, st, pc)
-                       for sk in self._skill_names(a["skill"])})
+        upd = {}
+        for i in self._each(a.get("who", "self"), w, st, pc):
+            for sk in self._skill_names(a["skill"]):
+                upd[("lost", i, sk)] = True
+                if sk in self.gained:
+                    upd[("gained", i, sk)] = False
+        return st.set(upd)
+
+    def _e_choose(self, e, a, st, w, pc):
+        """One of the options, chosen by a player: one decision per use (both resolution
+        orders see the same choice), read as ("choice", effect uid, binding, #options)."""
+        pick = st[("choice", e.uid, tuple(sorted(w.items())), len(e.options))]
+        for j, option in enumerate(e.options):
+            for sub in option:
+                st = self.apply(sub, st, w, pc and pick == j)
+        return st
 
     def _e_add_label(self, e, a, st, w, pc):
         return st.set({("label", i, self.canon(a["label"])): True for i in self._each(a.get("who"), w, st, pc)})
@@ -726,8 +816,54 @@ class Interp:
             self.one(value[1:], w)
         return st.set({("lose", self._faction_named(value, w, st)): True}) if pc else st
 
+    def _e_opaque(self, e, a, st, w, pc):
+        """The written values become unknown: each one a fresh free variable read from the
+        start state as ("havoc", n, key) (n counts havocs within one run). Only the values
+        of its `who` players (default self) are written; a permanent status or a non-
+        removable label is never lost; a faction_change blocker still protects the faction."""
+        try:
+            guards = dict(self.slots(a.get("who", "self"), w))
+        except Unbound:
+            guards = {i: None for i in range(self.k)}
+        if not pc:
+            return st
+        upd = {}
+        for word in a.get("writes") or []:
+            for key in self.keys_of(word):
+                per_player = len(key) > 2 or key[0] in ("role", "faction", "alive", "dying", "votes")
+                if key[0] == "counter" and len(key) == 2:
+                    per_player = False
+                if per_player and key[1] not in guards:
+                    continue
+                if per_player and not self.in_slot(st, key[1], guards[key[1]], w):
+                    continue
+                if key[0] == "faction" and self.blocked(st, key[1], "faction_change"):
+                    continue
+                self.havocs += 1
+                fresh = st[("havoc", self.havocs, key)]
+                if (key[0] == "status" and self.rs.statuses[key[2]].permanent) or \
+                        (key[0] == "label" and not self.rs.labels[key[2]].removable):
+                    fresh = st[key] or fresh
+                upd[key] = fresh
+        return st.set(upd)
+
+    def keys_of(self, word: str) -> list:
+        head, _, arg = word.partition(":")
+        head = {"skills": "lost"}.get(head, head)
+        out = []
+        for key in sorted(self.keys, key=repr):
+            if key[0] != head:
+                continue
+            if arg and head in ("status", "label", "counter", "item", "lost") and \
+                    key[1 if head in ("counter", "item") else 2] != arg:
+                continue
+            out.append(key)
+        return out
+
     # ---- skills ----------------------------------------------------------------------------
     def holds(self, st, i: int, skill: Skill) -> bool:
+        if skill.name in self.gained and st[("gained", i, skill.name)]:
+            return True
         if st[("lost", i, skill.name)]:
             return False
         if skill.owner_role:
@@ -760,11 +896,14 @@ class Interp:
         if skill.condition and not self.cond(skill.condition, b.words(), st):
             return False
         on = trig.get("on")
+        wd = b.words()
         if isinstance(on, dict):
-            who = "caster" if trig.get("event") == "targeted" else "victim"
-            wd = b.words()
+            who = "self" if trig.get("event") == "targeted" else "victim"
             if who in wd and not self.filter(on, wd[who], wd, st):
                 return False
+        cause = trig.get("cause")
+        if cause not in (None, "any") and wd.get("$cause") not in (None, cause):
+            return False
         if not trig and self.blocked(st, b.self_slot, "skills"):
             return False
         return True
@@ -800,7 +939,9 @@ class Interp:
             return True
         if not f.win:
             return False
-        return any(st[("faction", i)] == faction for i in range(self.k)) and self.cond(f.win, {}, st)
+        # a faction wins through its players: one of them must still be alive
+        return any(st[("faction", i)] == faction and st[("alive", i)] for i in range(self.k)) and \
+            self.cond(f.win, {}, st)
 
 
 @dataclass
@@ -823,6 +964,7 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
     """(ab, ba, differing keys) when the scene and both uses are enabled, else None.
     scene, a, b: (skill, Bind) pairs."""
     pin = pin or {}
+    it.havocs = 0
     if not pin_ok(st0, it.k, **pin):
         return None
     v = View(st0)
@@ -850,9 +992,10 @@ def order_dependent(it: Interp, a: tuple, b: tuple, scene: list = (), pin: dict 
 
     if mode == "full":
         for st in it.states():
-            got = q(st)
-            if got:
-                return OrderWitness(st, got[0].dict(it.keys), got[1].dict(it.keys), got[2])
+            # decisions (random picks, choices) and opaque values are not state: try each
+            for assigned, got in explore(q, it.domain, fixed=st):
+                if got:
+                    return OrderWitness(dict(assigned), got[0].dict(it.keys), got[1].dict(it.keys), got[2])
         return None
     for assigned, got in explore(q, it.domain):
         if not got:
@@ -869,8 +1012,9 @@ def possible(it: Interp, pred: Callable, mode: str = "lazy") -> dict | None:
     """A realizable state satisfying pred, or None."""
     if mode == "full":
         for st in it.states():
-            if pred(st):
-                return st
+            for assigned, ok in explore(pred, it.domain, fixed=st):
+                if ok:
+                    return dict(assigned)
         return None
     for assigned, ok in explore(pred, it.domain):
         if ok:
@@ -915,26 +1059,49 @@ def bindings(it: Interp, skill: Skill) -> list[Bind]:
     return out
 
 
-def successors(it: Interp, st: dict, skills: list[Skill]) -> Iterator[tuple[str, dict]]:
-    """Every state one move away: a skill use (any slot, any single target), a vote-out
-    of an alive slot, or the pending outs happening ('settle')."""
-    v = View(st)
+DECISIONS = ("random", "choice")   # per-use free decisions: a random pick, a player's choice
+
+
+def outcomes(it: Interp, st: dict, skill: Skill, bd: Bind, decided: dict | None = None) -> list[tuple]:
+    """Every way one use can go from the concrete state st: (enabled, the state its effects
+    lead to (whether or not it is enabled), the decisions it read). Decisions (a 随机 pick, a `choose` option) are free; those in
+    `decided` are taken as given. Opaque conditions / havoc values are free as well."""
+    def use(o):
+        it.havocs = 0
+        v = View(o)
+        return it.enabled(v, skill, bd), it.run(v, skill, bd).writes
+    out = []
+    for assigned, (en, writes) in explore(use, it.domain, fixed={**st, **(decided or {})}):
+        read = {k: v for k, v in assigned.items() if k not in st and k[0] in DECISIONS}
+        out.append((en, {**st, **writes}, read))
+    return out
+
+
+def successors(it: Interp, st: dict, skills: list[Skill], decided: dict | None = None
+               ) -> Iterator[tuple[tuple, dict, dict | None]]:
+    """Every state one move away: ("skill", skill, Bind) for a skill use (any slot, any
+    single target), ("vote", j) for voting out an alive slot j, ("settle",) for the pending
+    outs happening. With decided=None every use decides afresh (the documented reading);
+    with a dict, a decision once taken is the same for the rest of the trace (what the
+    engine encodes: one z3 variable per decision and binding) and the yielded third item
+    is the grown dict."""
     for s in skills:
         for bd in bindings(it, s):
             try:
-                if it.enabled(v, s, bd):
-                    new = it.run(v, s, bd)
-                    yield f"{s.name}@{bd.self_slot}->{bd.targets}", {**st, **new.writes}
+                got = outcomes(it, st, s, bd, decided)
             except Unbound:
                 continue
+            for en, new, read in got:
+                if en:
+                    yield ("skill", s, bd), new, (None if decided is None else {**decided, **read})
     for j in range(it.k):
         if st[("alive", j)]:
-            yield f"vote@{j}", {**st, ("alive", j): False, ("dying", j): False}
+            yield ("vote", j), {**st, ("alive", j): False, ("dying", j): False}, decided
     settled = dict(st)
     for i in range(it.k):
         settled[("alive", i)] = st[("alive", i)] and not st[("dying", i)]
         settled[("dying", i)] = False
-    yield "settle", settled
+    yield ("settle",), settled, decided
 
 
 def setup_skills(rs: Ruleset) -> list[Skill]:
@@ -950,68 +1117,89 @@ def setup_skills(rs: Ruleset) -> list[Skill]:
     return out
 
 
-def after_setup(it: Interp, st: dict, once: list[Skill]) -> list[dict]:
-    """Every state the one-off phases can leave: each setup skill, binding by binding, may
-    be used when enabled (a free choice); a setup trigger that can fire fires at least once."""
-    results = [st]
+def after_setup(it: Interp, st: dict, once: list[Skill], decided: dict | None = None) -> list[tuple[dict, dict]]:
+    """Every (state, decisions) the one-off phases can leave: each setup skill, binding by
+    binding, may be used when enabled (a free choice); a setup trigger that can fire fires
+    at least once."""
+    results = [(st, decided)]
     for s in once:
         nxt_results = []
-        for start in results:
-            partial = [(start, False, False)]      # (state, some use was enabled, some use chosen)
+        for start, dec in results:
+            partial = [(start, dec, False, False)]      # (state, decisions, some use enabled, some use chosen)
             for bd in bindings(it, s):
                 grown = []
                 try:
-                    for cur, any_en, any_ch in partial:
-                        en = it.enabled(View(cur), s, bd)
-                        grown.append((cur, any_en or en, any_ch))
-                        if en:
-                            grown.append(({**cur, **it.run(View(cur), s, bd).writes}, True, True))
+                    for cur, d, any_en, any_ch in partial:
+                        for en, new, read in outcomes(it, cur, s, bd, d):
+                            d2 = None if d is None else {**d, **read}
+                            grown.append((cur, d2, any_en or en, any_ch))
+                            if en:
+                                grown.append((new, d2, True, True))
                 except Unbound:
                     continue
                 partial = grown
-            for cur, any_en, any_ch in partial:
+            for cur, d, any_en, any_ch in partial:
                 if (s.trigger or {}).get("event") == "setup" and any_en and not any_ch:
                     continue
-                nxt_results.append(cur)
+                nxt_results.append((cur, d))
         results = nxt_results
     return results
 
 
-def reach(it: Interp, goal: Callable[[dict], bool], depth: int, skills: list[Skill]) -> list | None:
-    """Breadth-first over concrete states from every dealt game after setup: the moves of
-    a shortest trace (at most depth steps) to a state where goal holds, or None."""
-    keys = it.keys
+def _freeze(it: Interp, st: dict, decided: dict | None) -> tuple:
+    return tuple(st[k] for k in it.keys), tuple(sorted((decided or {}).items(), key=repr))
+
+
+def start_states(it: Interp, shared: bool = False) -> list[tuple[dict, dict | None]]:
+    """Every dealt game once the one-off phases are over (distinct), with its decisions."""
     once = setup_skills(it.rs)
-    skills = [s for s in skills if s not in once]
-    frontier = []
-    seen = set()
+    out, seen = [], set()
     for dealt in it.states(it.initial):
-        for st in after_setup(it, dealt, once):
-            fz = tuple(st[k] for k in keys)
+        for st, dec in after_setup(it, dealt, once, {} if shared else None):
+            fz = _freeze(it, st, dec)
             if fz not in seen:
                 seen.add(fz)
-                frontier.append((st, []))
+                out.append((st, dec))
+    return out
+
+
+def reach(it: Interp, goal: Callable[[dict], bool], depth: int, skills: list[Skill],
+          shared: bool = False) -> list | None:
+    """Breadth-first over concrete states from every dealt game after setup: a shortest
+    trace (at most depth moves) to a state where goal holds, as [(None, start), (move,
+    state), ...], or None. shared=True: decisions are shared by the whole trace (see
+    successors)."""
+    once = setup_skills(it.rs)
+    skills = [s for s in skills if s not in once]
+    frontier = [(st, dec, [(None, st)]) for st, dec in start_states(it, shared)]
+    seen = {_freeze(it, st, dec) for st, dec, _ in frontier}
     for d in range(depth + 1):
         nxt = []
-        for st, path in frontier:
+        for st, dec, path in frontier:
             if goal(st):
-                return path or ["(start)"]
+                return path
             if d == depth:
                 continue
-            for label, new in successors(it, st, skills):
-                fz = tuple(new[k] for k in keys)
+            for move, new, dec2 in successors(it, st, skills, dec):
+                fz = _freeze(it, new, dec2)
                 if fz not in seen:
                     seen.add(fz)
-                    nxt.append((new, path + [label]))
+                    nxt.append((new, dec2, path + [(move, new)]))
         frontier = nxt
     return None
 
 
-def forced_contradictions(it: Interp, mode: str = "lazy", respect_except: bool = True) -> set[tuple[str, str]]:
-    """(skill uid, status) pairs: an effect marked `force` that a status blocks, for some
-    realizable state where the skill is enabled (self = P1, target = P2), the victim holds
-    the status and the effect's guard holds. With respect_except, a status does not block
-    an out/damage whose cause/kind it lists under `except` (LANGUAGE.md)."""
+def forced_contradictions(it: Interp, mode: str = "lazy", reading: str = "documented") -> set[tuple[str, str]]:
+    """(skill uid, status) pairs: an effect marked `force` meets a status that forbids it,
+    in some realizable state where the skill is enabled (self = P1, target = P2).
+
+    reading="engine" asks what analyses/contradiction.py asks: the victim holds a status
+    whose `blocks` names the effect's kind, and the effect's guard holds, both in the state
+    before the skill resolves. reading="documented" follows LANGUAGE.md: the guard is
+    evaluated when the effect resolves (after the skill's earlier effects), the victim
+    holds the status at that moment, a status does not forbid an out/damage whose cause/
+    kind it lists under `except`, and an out/damage only happens to a living player."""
+    documented = reading == "documented"
     what_of = {"set_faction": "faction_change", "out": "out", "damage": "damage", "grant_status": "status_gain"}
     out: set[tuple[str, str]] = set()
     for skill in it.rs.skills:
@@ -1026,16 +1214,25 @@ def forced_contradictions(it: Interp, mode: str = "lazy", respect_except: bool =
             bd = Bind(0, (1,) if skill.targets else ())
             victim = 1 if who == "target" and skill.targets else 0
             cause = a.get("cause") if e.kind == "out" else a.get("kind") if e.kind == "damage" else None
+            pos = [i for i, x in enumerate(skill.effects) if x is e]
+            before = skill.effects[:pos[0]] if pos else []
             for s in sorted(it.rs.statuses.values(), key=lambda s: s.name):
                 blocks = {"damage", "out"} & s.blocks if e.kind == "damage" else {what_of[e.kind]} & s.blocks
                 if not blocks:
                     continue
-                if respect_except and e.kind in ("out", "damage") and cause and cause in s.except_causes:
+                if documented and e.kind in ("out", "damage") and cause and cause in s.except_causes:
                     continue
 
-                def pred(st, s=s, skill=skill, bd=bd, e=e, victim=victim):
-                    return (it.enabled(st, skill, bd) and st[("status", victim, s.name)]
-                            and (e.guard is None or it.cond(e.guard, bd.words(), st)))
+                def pred(st, s=s, skill=skill, bd=bd, e=e, victim=victim, before=before):
+                    if not it.enabled(st, skill, bd):
+                        return False
+                    at = View(st)
+                    if documented:
+                        for x in before:
+                            at = it.apply(x, at, bd.words())
+                        if e.kind in ("out", "damage") and not at[("alive", victim)]:
+                            return False
+                    return at[("status", victim, s.name)] and (e.guard is None or it.cond(e.guard, bd.words(), at))
                 if possible(it, pred, mode) is not None:
                     out.add((skill.uid, s.name))
     return out
