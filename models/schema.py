@@ -109,7 +109,7 @@ SCHEMA: dict[str, Any] = {
         "title": NAME, "author": {"type": "string"}, "source": NAME,
         "bounds": {"type": "object", "properties": {"players": {"type": "integer", "minimum": 2, "maximum": 8},
                                                      "depth": {"type": "integer", "minimum": 1, "maximum": 8},
-                                                     "rlimit": {"type": "integer", "minimum": 1000}},
+                                                     "rlimit": {"type": "integer", "minimum": 1}},
                    "additionalProperties": False},
         "phases": _list_of(ELEMENT_BASE | {"once": {"type": "boolean"}, "day": {"type": "integer"}}),
         "windows": _list_of(ELEMENT_BASE | {"phases": NAMES}),

@@ -162,6 +162,10 @@ class Interp:
         self.produced = self._produced()
         self.keys = self._keys()
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
+        # the engine names a random pick by its filter and binding only, so two 随机 effects of
+        # one use pick the same player; True gives each effect its own pick instead
+        self.independent_picks = False
+        self._effect = None
 
     def canon(self, name: str) -> str:
         return self.rs.aliases.get(name, name)
@@ -476,6 +480,8 @@ class Interp:
             flt = who["random"] or {}
             key = ("random", repr(sorted(flt.items())) if flt else "",
                    repr(sorted((k, v) for k, v in w.items() if isinstance(v, int))))
+            if self.independent_picks and self._effect is not None:
+                key += (self._effect.uid,)
             return [(i, {"$pick": key, **flt}) for i in range(self.k)]
         if isinstance(who, dict):
             return [(i, who) for i in range(self.k)]
@@ -639,6 +645,7 @@ class Interp:
             pc = self.cond(e.guard, w, st)
         a = e.args if isinstance(e.args, dict) else {"value": e.args}
         handler = getattr(self, f"_e_{e.kind}", None)
+        self._effect = e
         new = handler(e, a, st, w, pc) if handler else st
         for sub in e.instead:
             new = self.apply(sub, new, w, pc)

@@ -4,8 +4,14 @@ independent brute-force interpreter (tests/brute_force.py).
 For every finding of kind order-dependence that carries a witness, the concrete start
 state is rebuilt from the witness ("key|parts" -> value), the scene and both orders are
 run by the interpreter, and the two final states must differ exactly on the keys the
-engine reported. Opaque conditions are free booleans in the engine and absent from the
-witness, so every assignment of them is tried (one must reproduce the report).
+engine reported. Opaque conditions, random picks, choices and the values opaque effects
+write are free in the engine and absent from the witness, so every assignment of them is
+tried (one must reproduce the report). The start state must also be one the
+interpreter's mirror of World.realizable allows.
+
+The default test takes s11, and only when s11 has no order-dependence finding zemu, then
+baigei3 (about 15-25 s, the engine's check dominates); VERIFIER_SLOW=1 replays every
+witness of all three.
 """
 from __future__ import annotations
 
@@ -20,7 +26,6 @@ from verifier.engine import check
 from verifier.narrate import key_from_json
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# s11 first; the others are tried as well (s11 may have no order-dependence finding)
 RULESETS = ["s11", "zemu", "baigei3"]
 
 
@@ -48,7 +53,7 @@ def _uses(rs, w: dict) -> tuple[list, tuple, tuple]:
 
 
 def replay(rs, w: dict) -> tuple[bool, list]:
-    """(reproduced, what the brute force found under each opaque assignment)."""
+    """(reproduced, what the brute force found under each assignment of the free values)."""
     it = bf.Interp(rs, len({k[1] for k in map(key_from_json, w["start"]) if k[0] == "alive"}))
     start = {key_from_json(k): v for k, v in w["start"].items()}
     scene, a, b = _uses(rs, w)

@@ -116,9 +116,11 @@ def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
     effect declared its win."""
     sem = world.sem
     f = world.rs.factions[faction]
-    # a faction wins through its players: at least one of them must still be alive
-    member = z3.Or([z3.And(st[("faction", i)] == world.sorts.factions[faction], st[("alive", i)]) for i in range(world.k)])
-    by_rule = z3.And(sem.cond(f.win, {}, st), member) if f.win else z3.BoolVal(False, world.ctx)
+    # a faction wins through its players, and not while its own lose condition holds
+    # ("未曾达到判负条件"): a faction whose rules say it loses when all are out cannot win dead
+    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)])
+    lost = sem.cond(f.lose, {}, st) if f.lose else z3.BoolVal(False, world.ctx)
+    by_rule = z3.And(sem.cond(f.win, {}, st), member, z3.Not(lost)) if f.win else z3.BoolVal(False, world.ctx)
     return z3.Or(by_rule, st[("win", faction)])
 
 

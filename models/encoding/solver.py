@@ -81,9 +81,8 @@ class Session:
         st.by_purpose[purpose] = st.by_purpose.get(purpose, 0) + 1
         self.s.push()
         try:
-            # rlimit counts cumulatively per solver: give each query its own budget on top
-            used = self.s.statistics().get_key_value("rlimit count") if "rlimit count" in self.s.statistics().keys() else 0
-            self.s.set("rlimit", int(used) + self.rlimit)
+            # z3 applies the rlimit relative to the resources already used: each query gets the budget
+            self.s.set("rlimit", self.rlimit)
             self.s.add(*extra)
             result = self.s.check()
             if result == z3.sat:

@@ -86,8 +86,14 @@ class OrderDependence(Analysis):
     def _unknown(self, cx: Context, cand: Candidate, reason: str) -> Finding:
         a, b = cand.a.skill, cand.b.skill
         return Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a.name, b.name),
-                       message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序问题在求解预算内未能判定（{reason}）。",
+                       message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序问题在求解预算内未能判定（{budget_reason(reason)}）。",
                        locations=cx.locs(a.where, b.where), key=("order", a.uid, b.uid))
+
+
+def budget_reason(reason: str) -> str:
+    if "cancel" in reason or "resource" in reason or "rlimit" in reason:
+        return "求解预算 rlimit 用尽"
+    return reason or "求解器未给出结论"
 
 
 def _bindings(cand: Candidate) -> list:
