@@ -232,6 +232,21 @@ class Ruleset:
     def skill_named(self, name: str) -> list[Skill]:
         return [s for s in self.skills if s.name == name]
 
+    def granted_by(self, effect: "Effect") -> tuple[list[str], bool]:
+        """What a gain_skill effect grants: (uids of new skills, restores_own). Gaining a skill
+        the holder's own identity has restores it; otherwise the shared skill of that name
+        (a label/faction skill) if there is one, else every skill of that name."""
+        a = effect.args if isinstance(effect.args, dict) else {}
+        name = a.get("skill")
+        if name in (None, "$all"):
+            return [], True
+        holder = effect.skill.owner_role if effect.skill and a.get("who", "self") == "self" else None
+        if holder and any(s.name == name and s.owner_role == holder for s in self.skills):
+            return [], True
+        named = [s for s in self.skills if s.name == name]
+        shared = [s for s in named if not s.owner_role]
+        return sorted(x.uid for x in (shared or named)), False
+
     def window_of(self, phase: str) -> str:
         for w in self.windows:
             if phase in w.phases:

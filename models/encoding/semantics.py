@@ -320,11 +320,12 @@ class Semantics:
 
     def _e_gain_skill(self, e, a, st, b, pc):
         upd = {}
+        uids, _ = self.rs.granted_by(e)
         for i, g in self.slots(a.get("who", "self"), b, st):
             for sk in self._skill_names(a["skill"]):
                 upd |= self._upd(st, ("lost", i, sk), z3.And(pc, g), self.false())
-                if ("gained", i, sk) in st.terms:
-                    upd |= self._upd(st, ("gained", i, sk), z3.And(pc, g), self.true())
+            for uid in uids:  # a new skill, held from now on whatever the identity
+                upd |= self._upd(st, ("gained", i, uid), z3.And(pc, g), self.true())
         return st.set(upd)
 
     def _e_lose_skill(self, e, a, st, b, pc):
@@ -332,8 +333,9 @@ class Semantics:
         for i, g in self.slots(a.get("who", "self"), b, st):
             for sk in self._skill_names(a["skill"]):
                 upd |= self._upd(st, ("lost", i, sk), z3.And(pc, g), self.true())
-                if ("gained", i, sk) in st.terms:
-                    upd |= self._upd(st, ("gained", i, sk), z3.And(pc, g), self.false())
+            for key in [k for k in st.terms if k[0] == "gained" and k[1] == i]:
+                if a["skill"] == "$all" or key[2].split("/", 1)[-1] == a["skill"]:
+                    upd |= self._upd(st, key, z3.And(pc, g), self.false())
         return st.set(upd)
 
     def _e_add_label(self, e, a, st, b, pc):

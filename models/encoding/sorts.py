@@ -64,8 +64,8 @@ class Vocabulary:
     def of(rs: Ruleset, k: int) -> "Vocabulary":
         gc = sorted(c.name for c in rs.counters.values() if c.scope != "per_player")
         pc = sorted(c.name for c in rs.counters.values() if c.scope == "per_player")
-        gained = sorted({e.args.get("skill") for s in rs.skills for e in s.all_effects()
-                         if e.kind == "gain_skill" and isinstance(e.args, dict) and e.args.get("skill") not in (None, "$all")})
+        gained = sorted({uid for s in rs.skills for e in s.all_effects() if e.kind == "gain_skill"
+                         for uid in rs.granted_by(e)[0]})
         return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
                           sorted(rs.items), sorted(rs.factions), gained)
 

@@ -87,7 +87,7 @@ class World:
             elif e.kind == "lose_skill":
                 out["lost"].update(self.sem._skill_names(a.get("skill", "")))
             elif e.kind == "gain_skill":
-                out["gained"].update(self.sem._skill_names(a.get("skill", "")))
+                out["gained"].update(self.rs.granted_by(e)[0])
             elif e.kind == "opaque":
                 for word in a.get("writes") or []:
                     head, _, arg = word.partition(":")
@@ -126,14 +126,14 @@ class World:
         """True when a slot with this role has held it since the start of the game."""
         return name not in self.produced["role"] and "*" not in self.produced["role"]
 
-    def gainers(self, skill_name: str) -> set[str] | None:
+    def gainers(self, uid: str) -> set[str] | None:
         """Roles that can gain the skill (their own skills grant it to themselves), or None
         when some effect grants it to other players or a shared skill does."""
         out: set[str] = set()
         for s in self.rs.skills:
             for e in s.all_effects():
                 a = e.args if isinstance(e.args, dict) else {}
-                if e.kind == "gain_skill" and a.get("skill") in (skill_name, "$all"):
+                if e.kind == "gain_skill" and uid in self.rs.granted_by(e)[0]:
                     if a.get("who", "self") != "self" or not s.owner_role:
                         return None
                     out.add(s.owner_role)
@@ -310,7 +310,7 @@ class World:
     def holds(self, st: State, i: int, skill: Skill) -> z3.BoolRef:
         sem, sorts = self.sem, self.sorts
         lost = z3.Not(st[("lost", i, skill.name)])
-        gained = st.get(("gained", i, skill.name))
+        gained = st.get(("gained", i, skill.uid))
         if skill.owner_role:
             own = z3.And(st[("role", i)] == sorts.roles[skill.owner_role], lost)
             return z3.Or(own, gained) if gained is not None else own
