@@ -47,6 +47,8 @@ class ImpossibleWin(Analysis):
                               f"win-{len(name)}", _trace_skills(cx))
         if trace.answer.sat:
             return [], {"kind": "trace", "skills": trace.used}
+        if trace.answer.unsat:
+            cx.notes.append(f"no-trace:{name}")  # no pair with this faction can win together either
         proof = prove_unreachable(cx.world, cx.solver, name)
         if proof.answer.unsat:
             facts = "；".join(c.text for c in proof.facts)
@@ -97,6 +99,8 @@ class SimultaneousWin(Analysis):
     def _decide(self, cx: Context, a: str, b: str, depth: int) -> tuple[list[Finding], dict]:
         rs = cx.rs
         goal = lambda st, a=a, b=b: both_win(cx.world, st, a, b)  # noqa: E731
+        if f"no-trace:{a}" in cx.notes or f"no-trace:{b}" in cx.notes:
+            return [], {"kind": "none"}  # one of them cannot win at all within the bounds
         if possible_somewhere(cx.world, cx.solver, goal, "simul-abstract").unsat:
             return [], {"kind": "none"}  # no reachable state satisfies both: nothing to search
         trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx))
