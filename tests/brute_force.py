@@ -156,9 +156,8 @@ class Interp:
         self.gcounters = sorted(c.name for c in rs.counters.values() if c.scope != "per_player")
         self.pcounters = sorted(c.name for c in rs.counters.values() if c.scope == "per_player")
         self.items = sorted(rs.items)
-        self.gained = sorted({e.args.get("skill") for sk in rs.skills for e in sk.all_effects()
-                              if e.kind == "gain_skill" and isinstance(e.args, dict)
-                              and e.args.get("skill") not in (None, "$all")})
+        self.gained = sorted({uid for sk in rs.skills for e in sk.all_effects() if e.kind == "gain_skill"
+                              for uid in self.granted(e)[0]})
         self.produced = self._produced()
         self.keys = self._keys()
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
@@ -169,6 +168,21 @@ class Interp:
 
     def canon(self, name: str) -> str:
         return self.rs.aliases.get(name, name)
+
+    def granted(self, e: Effect) -> tuple[list[str], bool]:
+        """What a gain_skill grants: (uids of skills newly held, restores one's own). Gaining
+        a skill one's own identity has restores it; otherwise the shared (label/faction)
+        skill of that name if there is one, else every skill of that name."""
+        a = e.args if isinstance(e.args, dict) else {}
+        name = a.get("skill")
+        if name in (None, "$all"):
+            return [], True
+        holder = e.skill.owner_role if e.skill and a.get("who", "self") == "self" else None
+        if holder and any(s.name == name and s.owner_role == holder for s in self.rs.skills):
+            return [], True
+        named = [s for s in self.rs.skills if s.name == name]
+        shared = [s for s in named if not s.owner_role]
+        return sorted(x.uid for x in (shared or named)), False
 
     # ---- variables --------------------------------------------------------------------
     def _keys(self) -> list:
@@ -242,7 +256,7 @@ class Interp:
             elif e.kind == "lose_skill":
                 out["lost"].update(self._skill_names(a.get("skill", "")))
             elif e.kind == "gain_skill":
-                out["gained"].update(self._skill_names(a.get("skill", "")))
+                out["gained"].update(self.granted(e)[0])
             elif e.kind == "opaque":
                 for word in a.get("writes") or []:
                     head, _, arg = word.partition(":")
@@ -281,13 +295,13 @@ class Interp:
         p = self.produced["role"]
         return name not in p and "*" not in p
 
-    def gainers(self, skill_name: str) -> set[str] | None:
+    def gainers(self, uid: str) -> set[str] | None:
         """Roles that gain the skill through their own skills, or None (anyone may)."""
         out: set[str] = set()
         for s in self.rs.skills:
             for e in s.all_effects():
                 a = e.args if isinstance(e.args, dict) else {}
-                if e.kind == "gain_skill" and a.get("skill") in (skill_name, "$all"):
+                if e.kind == "gain_skill" and uid in self.granted(e)[0]:
                     if a.get("who", "self") != "self" or not s.owner_role:
                         return None
                     out.add(s.owner_role)
@@ -741,11 +755,12 @@ class Interp:
 
     def _e_gain_skill(self, e, a, st, w, pc):
         upd = {}
+        uids, _ = self.granted(e)
         for i in self._each(a.get("who", "self"), w, st, pc):
             for sk in self._skill_names(a["skill"]):
                 upd[("lost", i, sk)] = False
-                if sk in self.gained:
-                    upd[("gained", i, sk)] = True
+            for uid in uids:      # a new skill, held from now on whatever the identity
+                upd[("gained", i, uid)] = True
         return st.set(upd)
 
     def _e_lose_skill(self, e, a, st, w, pc):
@@ -753,8 +768,9 @@ class Interp:
         for i in self._each(a.get("who", "self"), w, st, pc):
             for sk in self._skill_names(a["skill"]):
                 upd[("lost", i, sk)] = True
-                if sk in self.gained:
-                    upd[("gained", i, sk)] = False
+            for uid in self.gained:
+                if a["skill"] == "$all" or uid.split("/", 1)[-1] == a["skill"]:
+                    upd[("gained", i, uid)] = False
         return st.set(upd)
 
     def _e_choose(self, e, a, st, w, pc):
@@ -869,7 +885,7 @@ class Interp:
 
     # ---- skills ----------------------------------------------------------------------------
     def holds(self, st, i: int, skill: Skill) -> bool:
-        if skill.name in self.gained and st[("gained", i, skill.name)]:
+        if skill.uid in self.gained and st[("gained", i, skill.uid)]:
             return True
         if st[("lost", i, skill.name)]:
             return False
@@ -946,9 +962,9 @@ class Interp:
             return True
         if not f.win:
             return False
-        # a faction wins through its players: one of them must still be alive
-        return any(st[("faction", i)] == faction and st[("alive", i)] for i in range(self.k)) and \
-            self.cond(f.win, {}, st)
+        # a faction wins through its players, and not while its own lose condition holds
+        return any(st[("faction", i)] == faction for i in range(self.k)) and self.cond(f.win, {}, st) and \
+            not (f.lose and self.cond(f.lose, {}, st))
 
 
 @dataclass

@@ -259,7 +259,10 @@ def rulesets(draw, max_factions=3, max_statuses=3, max_roles=3, allow_counter=Tr
                "member_alive": {"count": {"alive": True, "faction": f}, "op": ">=", "value": 1},
                "counter": {"counter": COUNTER, "op": ">=", "value": initial + 2},
                "random": draw(conditions(w, ())), "null": None}[kind]
-        factions.append({"name": f, "src": 2, "win": win})
+        fac = {"name": f, "src": 2, "win": win}
+        if chance(draw, 3):   # 全员出局即判负, or a random condition
+            fac["lose"] = draw(st.one_of(st.just({"none": {"alive": True, "faction": f}}), conditions(w, ())))
+        factions.append(fac)
     raw = {"schema": "ruleset/v1", "id": "gen", "title": "随机规则", "author": "hypothesis", "source": "source.txt",
            "bounds": {"players": K, "depth": DEPTH}, "phases": [{"name": DAWN, "src": 2, "once": True},
                                                                {"name": NIGHT, "src": 2}],
@@ -463,10 +466,9 @@ def check_contradiction(rs, world, solver, it, mode="lazy") -> tuple[list[str], 
     documented = bf.forced_contradictions(it, mode, reading="documented")
     STATS["contradictions"] += len(documented)
     problems, known = [], []
-    if engine != asked:
-        problems.append(f"contradiction: engine={sorted(engine)} brute (same question)={sorted(asked)}")
-    elif engine != documented:
-        known.append(f"contradiction: engine={sorted(engine)} brute (documented semantics)={sorted(documented)}")
+    if engine != documented:
+        problems.append(f"contradiction: engine={sorted(engine)} brute (documented semantics)={sorted(documented)}"
+                        f" (brute, old engine question={sorted(asked)})")
     return problems, known
 
 
@@ -704,9 +706,9 @@ def test_hand_written_case(raw, expected):
     assert not problems, "\n".join(problems)
 
 
-# Minimal rulesets on which analyses/contradiction.py reports a contradiction that the
-# documented semantics rules out (found by the differential test; kept as strict xfails so
-# that a fix is noticed). In each, the brute force finds no contradiction.
+# Minimal rulesets on which analyses/contradiction.py used to report a contradiction that the
+# documented semantics rules out (found by the differential test, then fixed). In each, the
+# brute force finds no contradiction.
 SHIELD_ALL = {"name": "护盾", "blocks": ["out"]}
 CONTRADICTION_BUGS = [
     ("except-ignored",
@@ -731,15 +733,14 @@ CONTRADICTION_BUGS = [
 ]
 
 
-@pytest.mark.parametrize("raw", [pytest.param(raw, id=name, marks=pytest.mark.xfail(strict=True, reason=why))
-                                 for name, why, raw in CONTRADICTION_BUGS])
-def test_known_contradiction_false_positive(raw):
+@pytest.mark.parametrize("raw", [pytest.param(raw, id=name) for name, why, raw in CONTRADICTION_BUGS])
+def test_contradiction_follows_the_documented_semantics(raw):
+    """Once false positives of the contradiction analysis (found by this test); now fixed."""
     rs = load(raw)
     world = World(rs, k=K)
     solver = Solver(world.ctx, RLIMIT)
     engine = {tuple(f.key) for f in Contradiction().run(Context(rs, world, solver)) if f.kind == "contradiction"}
     it = bf.Interp(rs, K)
-    assert engine == bf.forced_contradictions(it, reading="engine")   # the engine answers its own question
     assert engine == bf.forced_contradictions(it, reading="documented")
 
 

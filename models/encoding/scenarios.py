@@ -196,3 +196,30 @@ def empty_pick(world: World, solver: Solver, use: Use, flt: dict, guard=None, at
         return Answer("unknown", reason=f"unbound:{exc}"), {}
     ans = solver.check(cs, "empty-pick")
     return ans, (concrete(ans.model, s0, world.sorts) if ans.sat else {})
+
+
+def conflict_at_effect(world: World, solver: Solver, use: Use, effect, victim: int, status: str | None,
+                       replacement: Use | None = None) -> tuple[Answer, dict]:
+    """Can the forced effect meet the block when it resolves? The state is taken just before
+    that effect (earlier effects of the same skill applied); its guard must hold there, the
+    victim must be alive, and hold the blocking status or have the replacement enabled."""
+    try:
+        s0 = world.state("contra")
+        bd = use.binding.as_dict()
+        cs = world.realizable(s0) + [world.enabled(s0, use.skill, use.binding)]
+        pre = s0
+        for e in use.skill.effects:
+            if e is effect:
+                break
+            pre = world.sem.apply(e, pre, bd)
+        if effect.guard is not None:
+            cs.append(world.sem.cond(effect.guard, bd, pre))
+        cs.append(pre[("alive", victim)])
+        if status is not None:
+            cs.append(pre[("status", victim, status)])
+        if replacement is not None:
+            cs.append(world.enabled(pre, replacement.skill, replacement.binding))
+    except Unbound as exc:
+        return Answer("unknown", reason=f"unbound:{exc}"), {}
+    ans = solver.check(cs, "contra")
+    return ans, (concrete(ans.model, s0, world.sorts) if ans.sat else {})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from models.domain import Effect, Skill
-from models.encoding.scenarios import Pin, Use, possible
+from models.encoding.scenarios import Use, conflict_at_effect
 from models.encoding.world import Binding
 
 from ..findings import Finding
@@ -50,9 +50,11 @@ class Contradiction(Analysis):
                     blockers = [s for s in rs.statuses.values() if ({"damage", "out"} & s.blocks)]
                 else:
                     blockers = [s for s in rs.statuses.values() if what in s.blocks]
+                a = e.args if isinstance(e.args, dict) else {}
+                cause = a.get("cause") or a.get("kind")
                 for status in sorted(blockers, key=lambda s: s.name):
-                    if self._settled(cx, skill, status.name):
-                        continue
+                    if self._settled(cx, skill, status.name) or (cause and cause in status.except_causes):
+                        continue  # a stated precedence, or the status itself lets this cause through
                     yield from self._against_status(cx, skill, e, status.name, what)
                 if e.kind in ("out", "damage"):
                     for rep in rs.skills:
@@ -95,8 +97,7 @@ class Contradiction(Analysis):
         victim = 1 if who == "target" and skill.targets else 0
         if who not in ("self", "target"):
             return
-        ans, start, _ = possible(cx.world, cx.solver, [Use(skill, b)],
-                                 lambda st: [st[("status", victim, status)]] + self._guard(cx, e, st, b), "contra")
+        ans, start = conflict_at_effect(cx.world, cx.solver, Use(skill, b), e, victim, status)
         if not ans.sat:
             return
         yield Finding(
@@ -114,19 +115,11 @@ class Contradiction(Analysis):
                      {"ruling": f"[{status}]优先", "first": status, "then": skill.name, "outcome": f"不{WHAT_ZH[what]}"}),
         )
 
-    def _guard(self, cx: Context, e: Effect, st, b: Binding) -> list:
-        if e.guard is None:
-            return []
-        return [cx.world.sem.cond(e.guard, b.as_dict(), st)]
-
     def _against_replacement(self, cx: Context, skill: Skill, e: Effect, rep: Skill) -> Iterator[Finding]:
         victim = 1 if _who_slot(e) == "target" and skill.targets else 0
         b = Binding(0, (1,) if skill.targets else ())
         rb = Binding(victim, (), (("victim", victim), ("source", 0)))
-        scene = [Use(skill, b)]
-        ans, start, _ = possible(cx.world, cx.solver, scene,
-                                 lambda st: [cx.world.enabled(st, rep, rb)] + self._guard(cx, e, st, b), "contra",
-                                 pin=Pin(alive=(victim,)))
+        ans, start = conflict_at_effect(cx.world, cx.solver, Use(skill, b), e, victim, None, Use(rep, rb))
         if not ans.sat:
             return
         yield Finding(
