@@ -255,21 +255,6 @@ def _statuses_in(cond, world: World) -> set[str]:
     return found & set(world.rs.statuses)
 
 
-def _prune(solver: Solver, hyp: list, facts: list[Candidate], post: State, purpose: str,
-           scale: int = 5) -> tuple[list[Candidate], Answer | None]:
-    """Drop the facts that can be false in post under hyp (one query per round)."""
-    facts = list(facts)
-    while facts:
-        terms = [c.build(post) for c in facts]
-        ans = solver.check(hyp + [z3.Or([z3.Not(t) for t in terms])], purpose, rlimit=solver.rlimit * scale)
-        if ans.status == "unknown":
-            return facts, ans
-        if not ans.sat:
-            return facts, None
-        facts = [c for c, t in zip(facts, terms) if z3.is_true(ans.model.eval(t, model_completion=True))]
-    return facts, None
-
-
 def setup_skills(world: World) -> list[Skill]:
     once = {p.name for p in world.rs.phases if p.once}
     out = []
@@ -316,48 +301,13 @@ class Proof:
 
 
 def prove_unreachable(world: World, solver: Solver, faction: str) -> Proof:
-    """Houdini: keep the candidate facts that hold after setup and that every effect
-    preserves; then ask whether they rule out the win."""
-    cands = candidate_facts(world, faction)
-    once_skills = setup_skills(world)
-    later = [s for s in world.rs.skills if s not in once_skills]
-    # base: facts true once the one-off setup phase is over
-    init = world.state("base")
-    after, setup_cs = after_setup(world, init, once_skills)
-    base_cs = world.initial(init) + setup_cs
-    alive, unknown = _prune(solver, base_cs, cands, after, "inv-base", scale=50)
-    if unknown:
-        return Proof(unknown, reason="invariant base unknown")
-    # induction: drop facts some effect can break, until nothing changes. One shared
-    # pre-state and one solver session: only the post-state differs between moves.
-    from .solver import Session
-    pre = world.state("ind")
-    session = Session(solver, world.realizable(pre), rlimit=solver.rlimit * 5)
-    steps: list[tuple[z3.BoolRef, State]] = []
-    for s in later:
-        for b in bindings_for(world, s, [0]):
-            try:
-                steps.append((world.enabled(pre, s, b), world.run(pre, s, b)))
-            except Unbound:
-                continue
-    changed = True
-    while changed and alive:
-        changed = False
-        pre_facts = [c.build(pre) for c in alive]
-        for en, post in steps:
-            kept = list(alive)
-            while kept:
-                terms = [c.build(post) for c in kept]
-                ans = session.check(pre_facts + [en, z3.Or([z3.Not(t) for t in terms])], "inv-step")
-                if ans.status == "unknown":
-                    return Proof(ans, reason="invariant step unknown")
-                if not ans.sat:
-                    break
-                kept = [c for c, t in zip(kept, terms) if z3.is_true(ans.model.eval(t, model_completion=True))]
-            if len(kept) != len(alive):
-                alive = kept
-                changed = True
-                break
+    """Houdini over candidate facts (see invariants.py); then ask whether the surviving,
+    inductive facts rule out the win."""
+    from .invariants import Fact, houdini
+    cands = [Fact(c.name, c.text, c.build) for c in candidate_facts(world, faction)]
+    alive, unknown = houdini(world, solver, cands, "inv")
+    if unknown is not None:
+        return Proof(unknown, reason="invariant step unknown")
     if not alive:
         return Proof(Answer("unknown"), reason="no inductive facts")
     st = world.state("goal")
