@@ -28,35 +28,32 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     return "，".join(parts)
 
 
+# Per-player yes/no values: (word when true, word when false, how the name is bracketed).
+_FLAGS = {
+    "alive": ("存活", "出局", None), "dying": ("即将出局", "不会出局", None),
+    "status": ("持有", "不持有", "[{}]"), "label": ("拥有", "没有", "[{}]标签"),
+    "lost": ("失去", "保有", "【{}】"), "gained": ("获得了", "没有获得", "【{}】"),
+}
+_FACTION_FLAGS = {"win": ("获胜", "未获胜"), "lose": ("判负", "未判负")}
+_PLAYER_VALUES = {"faction": "阵营", "role": "身份", "votes": "票数"}
+
+
 def describe_value(key: tuple, value) -> str:
     kind = key[0]
-    if kind == "faction":
-        return f"{player(key[1])} 的阵营为 {value}"
-    if kind == "alive":
-        return f"{player(key[1])} {'存活' if value else '出局'}"
-    if kind == "dying":
-        return f"{player(key[1])} {'即将出局' if value else '不会出局'}"
-    if kind == "status":
-        return f"{player(key[1])} {'持有' if value else '不持有'}[{key[2]}]"
-    if kind == "label":
-        return f"{player(key[1])} {'拥有' if value else '没有'}[{key[2]}]标签"
-    if kind == "lost":
-        return f"{player(key[1])} {'失去' if value else '保有'}【{key[2]}】"
-    if kind == "gained":
-        return f"{player(key[1])} {'获得了' if value else '没有获得'}【{key[2]}】"
-    if kind == "role":
-        return f"{player(key[1])} 的身份为 {value}"
-    if kind == "votes":
-        return f"{player(key[1])} 的票数为 {value}"
+    if kind in _FLAGS:
+        yes, no, fmt = _FLAGS[kind]
+        name = fmt.format(key[2].split("/", 1)[-1]) if fmt else ""  # gained skills are keyed owner/name
+        return f"{player(key[1])} {yes if value else no}{name}"
+    if kind in _PLAYER_VALUES:
+        return f"{player(key[1])} 的{_PLAYER_VALUES[kind]}为 {value}"
+    if kind in _FACTION_FLAGS:
+        yes, no = _FACTION_FLAGS[kind]
+        return f"{key[1]} {yes if value else no}"
     if kind == "counter":
         who = f"{player(key[2])} 的" if len(key) > 2 else ""
         return f"{who}{key[1]} = {value}"
     if kind == "item":
         return f"{key[1]} 由 {player(value) if value >= 0 else '无人'} 持有"
-    if kind == "win":
-        return f"{key[1]} {'获胜' if value else '未获胜'}"
-    if kind == "lose":
-        return f"{key[1]} {'判负' if value else '未判负'}"
     return f"{key} = {value}"
 
 
