@@ -264,6 +264,7 @@ class Ruleset:
         names.update(w.name for w in self.windows)
         names.update(s.name for s in self.skills)
         names.update(e["term"] for e in self.externals)
-        names.update(t["name"] for t in self.terms)
+        # a term the encoding knows is undefined stays reported as undefined-reference
+        names.update(t["name"] for t in self.terms if t.get("kind") != "undefined")
         names.update(self.aliases)
         return names

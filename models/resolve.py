@@ -29,6 +29,9 @@ class _Resolver:
             "item": set(rs.items),
             "skill": {s.name for s in rs.skills},
         }
+        # a term the encoding declares undefined may be named where a skill or role is
+        # expected: it is held by nobody (and stays reported as undefined-reference)
+        self.undefined = {t["name"] for t in rs.terms if t.get("kind") == "undefined"}
 
     def need(self, kind: str, name: Any, path: tuple, extra: Iterable[str] = ()) -> None:
         if name is None or (isinstance(name, str) and (name.startswith("$") or name in extra)):
@@ -38,8 +41,9 @@ class _Resolver:
                                          f"未声明的{_KIND_ZH[kind]} '{name}'（应先在 {kind} 列表中声明）"))
 
     def who(self, value: Any, path: tuple) -> None:
-        if isinstance(value, dict) and "random" in value:
-            self.filter(value["random"] or {}, path + ("random",))
+        if isinstance(value, dict) and ("random" in value or "any_of" in value):
+            key = "random" if "random" in value else "any_of"
+            self.filter(value[key] or {}, path + (key,))
         elif isinstance(value, dict):
             self.filter(value, path)
         elif isinstance(value, str) and not (value in WHO_WORDS or value.startswith("holder:")):
@@ -55,6 +59,20 @@ class _Resolver:
             if key in f:
                 for v in (f[key] if isinstance(f[key], list) else [f[key]]):
                     self.need(kind, v, path + (key,))
+        for key in ("neighbour_of", "voted_for"):
+            if key in f:
+                of = f[key].get("of") if isinstance(f[key], dict) else f[key]
+                self.who(of, path + (key,))
+        if isinstance(f.get("strength"), dict):
+            self.num(f["strength"].get("value"), path + ("strength", "value"))
+        if "counter" in f:
+            spec = f["counter"]
+            if not (isinstance(spec, list) and len(spec) == 3):
+                self.errors.append(LoadError(self.file, line_of(self.lines, path + ("counter",)),
+                                             "过滤器 counter 应为 [计数器, 比较符, 数值]"))
+            else:
+                self.need("counter", spec[0], path + ("counter", 0))
+                self.num(spec[2], path + ("counter", 2))
 
     def num(self, n: Any, path: tuple) -> None:
         if isinstance(n, dict):
@@ -62,6 +80,9 @@ class _Resolver:
                 self.filter(n["count"], path + ("count",))
             if "counter" in n:
                 self.need("counter", n["counter"], path + ("counter",))
+            for key in ("votes_for", "strength"):
+                if key in n:
+                    self.who(n[key], path + (key,))
             for key in ("add", "sub", "mul", "div", "min", "max"):
                 for i, sub in enumerate(n.get(key) or []):
                     self.num(sub, path + (key, i))
@@ -78,10 +99,20 @@ class _Resolver:
         for key, kind in pairs.items():
             if key in c and isinstance(c[key], list) and len(c[key]) == 2:
                 self.who(c[key][0], path + (key, 0))
-                self.need(kind, c[key][1], path + (key, 1))
+                self.need(kind, c[key][1], path + (key, 1), extra=self.undefined if kind == "role" else ())
         if "phase" in c:
             self.need("phase", c["phase"], path + ("phase",))
-        for key in ("count", "every", "none", "satisfies"):
+        for key in ("used", "targeted_by"):
+            if key in c and isinstance(c[key], list) and len(c[key]) == 2:
+                self.who(c[key][0], path + (key, 0))
+                self.need("skill", c[key][1], path + (key, 1), extra=self.undefined)
+        if "distinct" in c and c.get("by") not in ("faction", "initial_faction", "role"):
+            self.errors.append(LoadError(self.file, line_of(self.lines, path + ("distinct",)),
+                                         "distinct 需要 by: faction / initial_faction / role"))
+        if "day" in c and not isinstance(c["day"], (int, dict)):
+            self.errors.append(LoadError(self.file, line_of(self.lines, path + ("day",)),
+                                         "day 应为整数（第几天）或 {op, value}"))
+        for key in ("count", "every", "none", "satisfies", "distinct"):
             if key in c:
                 self.filter(c[key], path + (key,))
         if "counter" in c:
@@ -110,13 +141,20 @@ class _Resolver:
                 self.need("faction", args.get("to"), p + ("to",))
             if kind in ("grant_status", "remove_status"):
                 self.need("status", args.get("status"), p + ("status",))
-            if kind in ("gain_skill", "lose_skill", "refresh_skill"):
+            if kind in ("gain_skill", "lose_skill", "refresh_skill", "extra_use", "cooldown"):
                 self.need("skill", args.get("skill"), p + ("skill",))
             if kind in ("add_label", "remove_label"):
                 self.need("label", args.get("label"), p + ("label",))
             if kind == "counter":
                 self.need("counter", args.get("name"), p + ("name",))
                 self.num(args.get("value"), p + ("value",))
+            if kind == "received_votes":
+                self.num(args.get("value"), p + ("value",))
+            if kind == "must_target":
+                self.who(args.get("target"), p + ("target",))
+            if kind == "disguise":
+                self.need("faction", args.get("faction"), p + ("faction",), extra=("any",))
+                self.need("role", args.get("role"), p + ("role",), extra=("any",))
             if kind == "give_item":
                 self.need("item", args.get("item"), p + ("item",))
             if kind == "set_role":

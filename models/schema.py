@@ -11,10 +11,12 @@ EFFECT_KINDS = (
     "set_faction", "grant_status", "remove_status", "damage", "out", "prevent_out", "revive",
     "set_role", "gain_skill", "lose_skill", "refresh_skill", "add_label", "remove_label",
     "counter", "vote_weight", "give_item", "redirect", "info", "win", "lose", "create", "opaque", "choose",
+    "extra_use", "cooldown", "must_target", "disguise", "received_votes",
 )
 CONDITION_KINDS = (
     "all", "any", "not", "has_status", "faction", "alive", "role", "label", "holds", "phase", "is",
     "count", "every", "none", "counter", "opaque", "true", "false", "cause",
+    "chance", "day", "used", "targeted_by", "distinct",
 )
 TRIGGER_EVENTS = (
     "phase_start", "phase_end", "setup", "targeted", "about_to_go_out", "went_out", "killed",
@@ -28,6 +30,7 @@ TAG_MEANINGS = (
 FILTER_KEYS = (
     "random", "alive", "other", "faction", "not_faction", "role", "not_role", "has_status", "lacks_status",
     "label", "not_label", "initial_faction", "holds", "dead",
+    "dying", "neighbour_of", "voted_for", "top_voted", "targeted", "strength", "counter", "any_of",
 )
 
 SRC = {"oneOf": [{"type": "integer", "minimum": 1},
@@ -37,7 +40,7 @@ NAMES = {"type": "array", "items": NAME}
 NUM: dict[str, Any] = {}  # numbers: ints or arithmetic mappings, checked by resolve.py
 FILTER = {"type": "object", "propertyNames": {"enum": list(FILTER_KEYS)}}
 COND = {"type": "object", "minProperties": 1,
-        "propertyNames": {"enum": list(CONDITION_KINDS) + ["op", "value", "satisfies", "reads", "src", "who"]}}
+        "propertyNames": {"enum": list(CONDITION_KINDS) + ["op", "value", "satisfies", "reads", "src", "who", "by"]}}
 EFFECT = {
     "type": "object",
     "properties": {k: {} for k in EFFECT_KINDS} | {"if": COND, "src": SRC, "force": {"type": "boolean"},
@@ -170,7 +173,8 @@ SCHEMA: dict[str, Any] = {
                       "properties": {"term": NAME, "src": SRC, "assumption": NAME, "kind": {"type": "string"}},
                       "additionalProperties": False}},
         "terms": {"type": "array", "items": {"type": "object", "required": ["name", "kind"],
-                  "properties": {"name": NAME, "kind": {"enum": ["feedback", "title", "card", "heading", "other", "status_word"]},
+                  "properties": {"name": NAME, "kind": {"enum": ["feedback", "title", "card", "heading", "other", "status_word",
+                                                   "undefined"]},
                                  "src": SRC, "note": {"type": "string"}},
                   "additionalProperties": False}},
         "readings": {"type": "array", "items": {"type": "object", "required": ["element", "readings"],

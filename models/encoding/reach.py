@@ -77,6 +77,16 @@ class Transitions:
         self.moves.append(Move(None, None, "settle"))
         return self
 
+    def ballots(self, st: State, new: State, i: int, guard):
+        """A vote-out when the text reads ballots: everyone casts a fresh ballot, and the one
+        voted out has the most votes (ties: any of the tied)."""
+        w = self.world
+        cast = {("ballot", v): w.factory.havoc(("ballot", v), st[("ballot", v)]) for v in range(w.k)}
+        voted = st.set(cast)
+        ok = [z3.And(t >= -1, t < w.k) for t in cast.values()]
+        ok.append(w.sem.filter({"top_voted": True}, i, {}, voted))
+        return z3.And([guard] + ok), new.set(cast)
+
     def step(self, st: State, sel: z3.ArithRef) -> tuple[State, list]:
         w = self.world
         results: list[tuple[z3.BoolRef, State]] = []
@@ -86,6 +96,8 @@ class Transitions:
                     i = mv.binding.self_slot
                     guard = st[("alive", i)]
                     new = st.set({("alive", i): z3.BoolVal(False, w.ctx), ("dying", i): z3.BoolVal(False, w.ctx)})
+                    if w.vocab.ballots:
+                        guard, new = self.ballots(st, new, i, guard)
                 elif mv.label == "settle":
                     guard = z3.BoolVal(True, w.ctx)
                     upd = {}

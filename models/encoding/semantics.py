@@ -16,7 +16,8 @@ from .sorts import Sorts, State, StateFactory
 
 # Effect kinds whose result lives outside the modelled state (feedback, uses, targeting):
 # they are semantic, but "changes nothing" must not be concluded from the model.
-UNMODELLED_KINDS = {"info", "refresh_skill", "redirect", "create"}
+UNMODELLED_KINDS = {"info", "refresh_skill", "redirect", "create", "extra_use", "cooldown", "must_target",
+                    "disguise"}
 COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
@@ -53,6 +54,12 @@ class Semantics:
     def slots(self, who: Any, b: dict, st: State) -> list[tuple[int, z3.BoolRef]]:
         if who is None:
             who = "target" if "target" in b else "self"
+        if isinstance(who, dict) and "any_of" in who:
+            # 指定若干名…: the player decides for each matching player whether it is included
+            tag = f"any_of|{sorted(who['any_of'].items()) if who['any_of'] else ''}|" \
+                  f"{sorted((k, v) for k, v in b.items() if isinstance(v, int))}"
+            return [(i, z3.And(z3.Bool(f"{tag}|{i}", self.ctx), self.filter(who["any_of"] or {}, i, b, st)))
+                    for i in range(self.k)]
         if isinstance(who, dict) and "random" in who:
             # 随机一名…: the solver picks the player; nobody is picked when nobody matches
             pick = z3.Int(f"random|{sorted(who['random'].items()) if who['random'] else ''}|"
@@ -101,7 +108,9 @@ class Semantics:
             elif key == "initial_faction":
                 parts.append(z3.Or([self.initial_faction(st, i) == self.sorts.factions[self.canon(v)] for v in vals]))
             elif key == "role":
-                parts.append(z3.Or([st[("role", i)] == self.sorts.roles[self.canon(v)] for v in vals]))
+                # an undefined role (terms kind undefined) is nobody's
+                parts.append(z3.Or([st[("role", i)] == self.sorts.roles[self.canon(v)] for v in vals
+                                    if self.canon(v) in self.sorts.roles] + [self.false()]))
             elif key == "not_role":
                 parts.append(z3.And([st[("role", i)] != self.sorts.roles[self.canon(v)] for v in vals]))
             elif key == "has_status":
@@ -114,7 +123,57 @@ class Semantics:
                 parts.append(z3.And([z3.Not(st[("label", i, self.canon(v))]) for v in vals]))
             elif key == "holds":
                 parts.append(z3.And([st[("item", v)] == i for v in vals]))
+            elif key == "dying":
+                parts.append(st[("dying", i)] if val else z3.Not(st[("dying", i)]))
+            elif key == "neighbour_of":
+                of, living = (val.get("of"), bool(val.get("living"))) if isinstance(val, dict) else (val, False)
+                parts.append(z3.Or([z3.And(g, self.neighbour(st, i, j, living)) for j, g in self.slots(of, b, st)]
+                                   + [self.false()]))
+            elif key == "voted_for":
+                parts.append(z3.Or([z3.And(g, st[("alive", i)], st[("ballot", i)] == j)
+                                    for j, g in self.slots(val, b, st)] + [self.false()]))
+            elif key == "top_voted":
+                top = z3.And([self.received(st, i) >= self.received(st, j) for j in range(self.k)]
+                             + [self.received(st, i) > 0])
+                parts.append(top if val else z3.Not(top))
+            elif key == "targeted":
+                chosen = b.get("$targets") or ((b["target"],) if "target" in b else ())
+                parts.append(self.true() if (i in chosen) == bool(val) else self.false())
+            elif key == "strength":
+                parts.append(COMPARE[val.get("op", ">=")](self.strength(st, i), self.num(val.get("value", 0), b, st)))
+            elif key == "counter":
+                name, op, value = val
+                term = st[("counter", name)] if ("counter", name) in st.terms else st[("counter", name, i)]
+                parts.append(COMPARE[op](term, self.num(value, b, st)))
         return z3.And(parts) if parts else self.true()
+
+    # ---- seats, ballots, strength --------------------------------------------------------
+    def neighbour(self, st: State, i: int, j: int, living: bool) -> z3.BoolRef:
+        """i sits next to j (seats in slot order, a ring); living: among living players only,
+        the seats of players who are out skipped (去除出局角色后)."""
+        if i == j:
+            return self.false()
+        k = self.k
+        if not living:
+            return self.true() if (i - j) % k in (1, k - 1) else self.false()
+        right = [st[("alive", (j + d) % k)] for d in range(1, (i - j) % k)]
+        left = [st[("alive", (j - d) % k)] for d in range(1, (j - i) % k)]
+        return z3.And(st[("alive", i)], z3.Or(z3.Not(z3.Or(right + [self.false()])),
+                                              z3.Not(z3.Or(left + [self.false()]))))
+
+    def received(self, st: State, i: int) -> z3.ArithRef:
+        """Votes i receives: the weights of the living voters whose ballot names i, plus extras."""
+        return z3.Sum([z3.If(z3.And(st[("alive", v)], st[("ballot", v)] == i), st[("votes", v)], 0)
+                       for v in range(self.k)] + [st[("received", i)]])
+
+    def strength(self, st: State, i: int) -> z3.ArithRef:
+        """The identity's 强度值; a role whose strength the text does not give has an unknown
+        one (one value per role, the same throughout)."""
+        term = z3.RealVal(0, self.ctx)
+        for name, role in sorted(self.rs.roles.items()):
+            val = z3.RealVal(role.strength, self.ctx) if role.strength is not None else z3.Real(f"strength|{name}", self.ctx)
+            term = z3.If(st[("role", i)] == self.sorts.roles[name], val, term)
+        return term
 
     def initial_faction(self, st: State, i: int) -> z3.ExprRef:
         term = self.sorts.factions[sorted(self.sorts.factions)[0]]
@@ -135,6 +194,12 @@ class Semantics:
             return self.counter_term(n["counter"], n.get("who"), b, st)
         if "players" in n:
             return z3.IntVal(self.k, self.ctx)
+        if "votes_for" in n:
+            return z3.Sum([z3.If(g, self.received(st, i), 0) for i, g in self.slots(n["votes_for"], b, st)]
+                          + [z3.IntVal(0, self.ctx)])
+        if "strength" in n:
+            return z3.Sum([z3.If(g, self.strength(st, i), 0) for i, g in self.slots(n["strength"], b, st)]
+                          + [z3.RealVal(0, self.ctx)])
         for op in ("add", "sub", "mul"):
             if op in n:
                 terms = [self.num(x, b, st) for x in n[op]]
@@ -181,6 +246,31 @@ class Semantics:
             return self.true()
         if "false" in c:
             return self.false()
+        if "chance" in c:
+            # decided outside the game state (real-time actions, the undealt cards): either way
+            return z3.Bool(f"chance|{c['chance']}", self.ctx)
+        if "day" in c:
+            day = b.get("$day")
+            term = z3.IntVal(day, self.ctx) if day is not None else z3.Int("game_day", self.ctx)
+            spec = c["day"] if isinstance(c["day"], dict) else {"op": "==", "value": c["day"]}
+            return COMPARE[spec.get("op", "==")](term, self.num(spec.get("value", 1), b, st))
+        for key in ("used", "targeted_by"):
+            if key in c:
+                # within the current window; traces have no windows, so it is the player's
+                # own record there (unknown unless the scenario binds it)
+                who, skill = c[key]
+                if skill not in {s.name for s in self.rs.skills}:
+                    return self.false()  # an undefined skill is never used
+                known = b.get(f"${key}")
+                return z3.Or([z3.And(g, self.true() if known is not None and (i, skill) in known else
+                                     z3.Bool(f"{key}|{i}|{skill}", self.ctx)) for i, g in self.slots(who, b, st)]
+                             + [self.false()])
+        if "distinct" in c:
+            attr = {"faction": lambda i: st[("faction", i)], "initial_faction": lambda i: self.initial_faction(st, i),
+                    "role": lambda i: st[("role", i)]}[c["by"]]
+            return z3.And([z3.Implies(z3.And(self.filter(c["distinct"], i, b, st), self.filter(c["distinct"], j, b, st)),
+                                      attr(i) != attr(j)) for i in range(self.k) for j in range(i + 1, self.k)]
+                          + [self.true()])
         if "opaque" in c:
             key = repr(sorted(c.items(), key=repr))
             if key not in self.opaque_conditions:
@@ -376,6 +466,17 @@ class Semantics:
             upd |= self._upd(st, ("votes", i), z3.And(pc, g), new)
         return st.set(upd)
 
+    def _e_received_votes(self, e, a, st, b, pc):
+        upd = {}
+        val = self.num(a.get("value", 1), b, st)
+        for i, g in self.slots(a.get("who"), b, st):
+            cur = st[("received", i)]
+            new = val if a.get("op") == "set" else cur + val
+            if isinstance(new, z3.ArithRef) and new.is_real():
+                new = z3.ToInt(new)
+            upd |= self._upd(st, ("received", i), z3.And(pc, g), new)
+        return st.set(upd)
+
     def _e_give_item(self, e, a, st, b, pc):
         to = self.one(a.get("to", "self"), b, st)
         return st.set(self._upd(st, ("item", a["item"]), pc, z3.IntVal(to, self.ctx)))
@@ -459,7 +560,7 @@ def writes_of(e: Effect) -> set[str]:
         "remove_status": {f"status:{a.get('status')}"}, "damage": {"dying"}, "out": {"alive", "dying"},
         "prevent_out": {"dying"}, "revive": {"alive"}, "set_role": {"role"}, "gain_skill": {"lost", "gained"},
         "lose_skill": {"lost"}, "add_label": {f"label:{a.get('label')}"}, "remove_label": {f"label:{a.get('label')}"},
-        "counter": {f"counter:{a.get('name')}"}, "vote_weight": {"votes"}, "give_item": {f"item:{a.get('item')}"},
+        "counter": {f"counter:{a.get('name')}"}, "vote_weight": {"votes"}, "received_votes": {"received"}, "give_item": {f"item:{a.get('item')}"},
         "win": {"win"}, "lose": {"lose"},
     }
     if kind == "choose":

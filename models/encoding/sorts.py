@@ -4,7 +4,8 @@ This package is the only code that imports z3. A state is an immutable mapping f
 variable keys to z3 terms; effects return new states that share unchanged terms.
 Keys: ("faction", i) ("role", i) ("alive", i) ("dying", i) ("status", i, S) ("label", i, L)
 ("lost", i, skill) ("counter", C) / ("counter", C, i) ("item", I) ("win", F) ("lose", F)
-("votes", i).
+("votes", i); when the ruleset speaks of ballots: ("ballot", i) (whom i voted for, -1 none)
+and ("received", i) (extra votes i receives).
 """
 from __future__ import annotations
 
@@ -16,6 +17,15 @@ import z3
 from ..domain import Ruleset
 
 Key = tuple
+BALLOT_WORDS = {"voted_for", "top_voted", "votes_for", "received_votes"}
+
+
+def _mentions(x, words: set[str]) -> bool:
+    if isinstance(x, dict):
+        return any(k in words or _mentions(v, words) for k, v in x.items())
+    if isinstance(x, list):
+        return any(_mentions(v, words) for v in x)
+    return False
 
 
 @dataclass
@@ -59,6 +69,7 @@ class Vocabulary:
     items: list[str]
     factions: list[str]
     gained: list[str]
+    ballots: bool = False    # the text reads who voted for whom
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -67,7 +78,7 @@ class Vocabulary:
         gained = sorted({uid for s in rs.skills for e in s.all_effects() if e.kind == "gain_skill"
                          for uid in rs.granted_by(e)[0]})
         return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
-                          sorted(rs.items), sorted(rs.factions), gained)
+                          sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS))
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,9 @@ class StateFactory:
             t[("alive", i)] = z3.Bool(f"{prefix}_alive_{i}", ctx)
             t[("dying", i)] = z3.Bool(f"{prefix}_dying_{i}", ctx)
             t[("votes", i)] = z3.Int(f"{prefix}_votes_{i}", ctx)
+            if v.ballots:
+                t[("ballot", i)] = z3.Int(f"{prefix}_ballot_{i}", ctx)
+                t[("received", i)] = z3.Int(f"{prefix}_received_{i}", ctx)
             for s in v.statuses:
                 t[("status", i, s)] = z3.Bool(f"{prefix}_st_{i}_{s}", ctx)
             for lab in v.labels:

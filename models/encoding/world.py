@@ -39,6 +39,8 @@ class Binding:
 
     def as_dict(self, target: int | None = None) -> dict:
         d = {"self": self.self_slot, **dict(self.others)}
+        if self.targets:
+            d["$targets"] = self.targets
         if target is not None:
             d["target"] = target
         elif self.targets:
@@ -196,6 +198,8 @@ class World:
             role = st[("role", i)]
             cs.append(z3.Or([role == sorts.roles[r] for r in present]))
             cs.append(st[("votes", i)] >= 0)
+            if self.vocab.ballots:
+                cs.append(z3.And(st[("ballot", i)] >= -1, st[("ballot", i)] < self.k))
             any_faction = bool(prod["any_faction"])
             if not any_faction:
                 allowed = [sorts.factions[f] for f in sorted(prod["faction"]) if f in sorts.factions]
@@ -289,6 +293,8 @@ class World:
             cs.append(z3.Not(st[("dying", i)]))
             cs.append(st[("faction", i)] == sem.initial_faction(st, i))
             cs.append(st[("votes", i)] == 1)
+            if self.vocab.ballots:
+                cs += [st[("ballot", i)] == -1, st[("received", i)] == 0]
             for s in self.vocab.statuses:
                 having = [r for r in dealt if s in self.initial_statuses(r)]
                 cs.append(st[("status", i, s)] == z3.Or([role == sorts.roles[r] for r in having] + [z3.BoolVal(False, self.ctx)]))

@@ -1,0 +1,157 @@
+"""The semantics of the language's seat, ballot, strength, target-set and per-window
+constructs, checked on concrete states against their plain definitions."""
+from __future__ import annotations
+
+import os
+import tempfile
+from itertools import product
+
+import pytest
+import yaml
+import z3
+
+from models.encoding.reach import Transitions
+from models.encoding.world import World
+from models.loader import load_ruleset
+
+K = 4
+
+
+def ruleset(extra_skill: dict | None = None, roles_strength=(10, None)):
+    roles = [{"name": "甲", "src": 2, "faction": "甲阵营", "strength": roles_strength[0]},
+             {"name": "乙", "src": 2, "faction": "乙阵营", "strength": roles_strength[1]}]
+    if extra_skill:
+        roles[0]["skills"] = [extra_skill]
+    # a rule that reads ballots, so the world has them
+    roles[1]["skills"] = [{"name": "看票", "src": 2, "timing": ["白天"],
+                           "condition": {"count": {"top_voted": True}, "op": ">=", "value": 1},
+                           "effects": [{"info": {"to": "self", "what": "票型"}}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": K, "depth": 2},
+           "phases": [{"name": "夜晚", "src": 2}, {"name": "白天", "src": 2}],
+           "factions": [{"name": "甲阵营", "src": 2}, {"name": "乙阵营", "src": 2}],
+           "counters": [{"name": "票", "src": 2, "scope": "per_player", "initial": 0}],
+           "terms": [{"name": "幻影", "kind": "undefined", "src": 2}],
+           "roles": roles}
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "ruleset.yaml"), "w", encoding="utf-8") as fh:
+            fh.write(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False))
+        with open(os.path.join(d, "source.txt"), "w", encoding="utf-8") as fh:
+            fh.write("# 来源: 用例\n甲、乙两种身份。\n")
+        return load_ruleset(d)
+
+
+def holds(world: World, fixed: list, term) -> bool | None:
+    """True / False when fixed decides term, None when both are possible."""
+    s = z3.Solver(ctx=world.ctx)
+    s.add(*fixed)
+    can_true = s.check(term) == z3.sat
+    can_false = s.check(z3.Not(term)) == z3.sat
+    return None if can_true and can_false else can_true
+
+
+def test_living_neighbours_skip_players_who_are_out():
+    world = World(ruleset(), K)
+    sem = world.sem
+    for alive in product([True, False], repeat=K):
+        st = world.state()
+        fixed = [st[("alive", i)] == a for i, a in enumerate(alive)]
+        for i in range(K):
+            got = holds(world, fixed, sem.filter({"neighbour_of": {"of": "self", "living": True}}, i, {"self": 0}, st))
+            # the first living seat clockwise and counter-clockwise from seat 0
+            right = next((j for j in range(1, K) if alive[j]), None)
+            left = next((j for j in range(K - 1, 0, -1) if alive[j]), None)
+            assert got == (i in (right, left)), (alive, i)
+            plain = holds(world, fixed, sem.filter({"neighbour_of": "self"}, i, {"self": 0}, st))
+            assert plain == (i in (1, K - 1))
+
+
+def test_top_voted_and_voters_follow_the_ballots():
+    world = World(ruleset(), K)
+    sem = world.sem
+    ballots = (1, 1, 2, -1)
+    st = world.state()
+    fixed = [st[("alive", i)] for i in range(K)] + [st[("votes", i)] == 1 for i in range(K)]
+    fixed += [st[("ballot", i)] == v for i, v in enumerate(ballots)] + [st[("received", i)] == 0 for i in range(K)]
+    assert [holds(world, fixed, sem.filter({"top_voted": True}, i, {}, st)) for i in range(K)] == [False, True, False, False]
+    assert [holds(world, fixed, sem.filter({"voted_for": "self"}, i, {"self": 1}, st)) for i in range(K)] == [True, True, False, False]
+    # two extra votes for P3 make it a tie for the top
+    fixed2 = fixed[:-K] + [st[("received", i)] == (1 if i == 2 else 0) for i in range(K)]
+    assert [holds(world, fixed2, sem.filter({"top_voted": True}, i, {}, st)) for i in range(K)] == [False, True, True, False]
+
+
+def test_vote_out_needs_the_most_votes():
+    """With every vote weight 0 nobody can be voted out: the ballots decide who goes."""
+    world = World(ruleset(), K)
+    trans = Transitions(world, []).build()
+    st0 = world.state()
+    sel = z3.Int("sel", world.ctx)
+    st1, extra = trans.step(st0, sel)
+    vote_moves = [idx for idx, mv in enumerate(trans.moves) if mv.label == "vote"]
+    someone_out = z3.Or([z3.And(st0[("alive", i)], z3.Not(st1[("alive", i)])) for i in range(K)])
+    base = world.realizable(st0) + extra + [z3.Or([sel == idx for idx in vote_moves])]
+    assert holds(world, base + [st0[("votes", i)] == 0 for i in range(K)] +
+                 [st0[("received", i)] == 0 for i in range(K)], someone_out) is False
+    assert holds(world, base + [st0[("votes", i)] == 1 for i in range(K)], someone_out) is True
+
+
+def test_distinct_targets_and_strength():
+    world = World(ruleset(), K)
+    sem, sorts = world.sem, world.sorts
+    st = world.state()
+    roles = ["甲", "乙", "甲", "乙"]
+    fixed = [st[("role", i)] == sorts.roles[r] for i, r in enumerate(roles)]
+    fixed += [st[("faction", i)] == sorts.factions[r + "阵营"] for i, r in enumerate(roles)]
+    distinct = {"distinct": {"targeted": True}, "by": "faction"}
+    assert holds(world, fixed, sem.cond(distinct, {"self": 0, "$targets": (0, 1)}, st)) is True
+    assert holds(world, fixed, sem.cond(distinct, {"self": 0, "$targets": (0, 2)}, st)) is False
+    strong = {"count": {"strength": {"op": ">=", "value": 5}}, "op": "==", "value": 2}
+    # 甲 has 10; 乙's strength is not given: unknown, so both answers are possible
+    assert holds(world, fixed, sem.cond(strong, {}, st)) is None
+    assert holds(world, fixed, sem.cond({"count": {"strength": {"op": ">=", "value": 5}}, "op": ">=", "value": 2}, {}, st))
+
+
+def test_day_chance_used_counter_and_undefined_names():
+    world = World(ruleset(), K)
+    sem, sorts = world.sem, world.sorts
+    st = world.state()
+    assert holds(world, [], sem.cond({"day": 1}, {"$day": 1}, st)) is True
+    assert holds(world, [], sem.cond({"day": {"op": ">=", "value": 2}}, {"$day": 1}, st)) is False
+    assert holds(world, [], sem.cond({"day": 1}, {}, st)) is None
+    assert holds(world, [], sem.cond({"chance": "被捕捉"}, {}, st)) is None
+    # one chance is one fact: the same text is the same answer everywhere
+    assert holds(world, [], z3.Xor(sem.cond({"chance": "被捕捉"}, {}, st), sem.cond({"chance": "被捕捉"}, {}, st))) is False
+    assert holds(world, [], sem.cond({"used": ["self", "幻影"]}, {"self": 0}, st)) is False
+    assert holds(world, [], sem.cond({"role": ["self", "幻影"]}, {"self": 0}, st)) is False
+    fixed = [st[("counter", "票", i)] == i for i in range(K)]
+    more = {"every": {"other": True}, "satisfies": {"counter": ["票", "<", {"counter": "票", "who": "self"}]}}
+    assert holds(world, fixed, sem.cond(more, {"self": 3}, st)) is True
+    assert holds(world, fixed, sem.cond(more, {"self": 2}, st)) is False
+
+
+def test_chosen_subset_is_the_players_decision():
+    world = World(ruleset(), K)
+    sem = world.sem
+    st = world.state()
+    picks = sem.slots({"any_of": {"alive": True}}, {"self": 0}, st)
+    fixed = [st[("alive", i)] for i in range(K)]
+    assert all(holds(world, fixed, g) is None for _, g in picks)
+    fixed_dead = [z3.Not(st[("alive", 1)])]
+    assert holds(world, fixed_dead, dict(picks)[1]) is False
+
+
+@pytest.mark.parametrize("kind", ["extra_use", "cooldown", "must_target", "disguise"])
+def test_unmodelled_kinds_load_and_change_nothing_modelled(kind):
+    args = {"extra_use": {"who": "self", "skill": "试", "count": 1},
+            "cooldown": {"who": "self", "skill": "试", "add": 1},
+            "must_target": {"who": "target", "target": "self"},
+            "disguise": {"who": "self", "faction": "any", "role": "any"}}[kind]
+    skill = {"name": "试", "src": 2, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {}},
+             "effects": [{kind: args}]}
+    rs = ruleset(skill)
+    world = World(rs, K)
+    st = world.state()
+    sk = next(s for s in rs.skills if s.name == "试")
+    from models.encoding.world import Binding
+    new = world.run(st, sk, Binding(0, (1,)))
+    assert all(new[key].eq(st[key]) for key in st.terms)
