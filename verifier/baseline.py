@@ -32,11 +32,13 @@ def render(ruleset_dir: str) -> dict[str, str]:
 
 
 def regenerate(root: str = "rulesets", dest: str = "findings", verify: bool = False,
-               say: Callable[[str], None] = print) -> list[str]:
-    """Write findings/<id>.* (or, with verify, list the stale ones)."""
+               say: Callable[[str], None] = print, only: list[str] | None = None) -> list[str]:
+    """Write findings/<id>.* (or, with verify, list the stale ones); only: these ids."""
     stale = []
     os.makedirs(dest, exist_ok=True)
     for rid in bundled(root):
+        if only and rid not in only:
+            continue
         for suffix, text in render(os.path.join(root, rid)).items():
             path = os.path.join(dest, rid + suffix)
             current = open(path, encoding="utf-8").read() if os.path.exists(path) else None
