@@ -51,6 +51,8 @@ class Status:
     negative: bool
     external: bool
     where: Where
+    blocks_tags: frozenset[str] = frozenset()   # blocks only the skills with one of these tags
+    except_tags: frozenset[str] = frozenset()   # … unless the skill also has one of these
 
 
 @dataclass(frozen=True)

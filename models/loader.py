@@ -159,7 +159,9 @@ def load_ruleset(folder: str) -> Ruleset:
         win_priority=tuple(wp["order"]) if wp else None, win_priority_where=w(wp, ("win_priority",)) if wp else None,
         statuses={s["name"]: Status(s["name"], frozenset(s.get("blocks") or ()), frozenset(s.get("except") or ()),
                                     bool(s.get("permanent")), bool(s.get("negative")), bool(s.get("external")),
-                                    w(s, ("statuses", i))) for i, s in enumerate(data.get("statuses") or [])},
+                                    w(s, ("statuses", i)), frozenset(s.get("blocks_tags") or ()),
+                                    frozenset(s.get("except_tags") or ()))
+                  for i, s in enumerate(data.get("statuses") or [])},
         tags={t["name"]: Tag(t["name"], t.get("meaning", "other"), bool(t.get("external")), w(t, ("tags", i)))
               for i, t in enumerate(data.get("tags") or [])},
         labels={x["name"]: Label(x["name"], tuple(x.get("implies_labels") or ()), tuple(x.get("implies_statuses") or ()),

@@ -176,6 +176,10 @@ class _Resolver:
         if data.get("win_priority"):
             for j, f in enumerate(data["win_priority"]["order"]):
                 self.need("faction", f, ("win_priority", "order", j))
+        for i, st in enumerate(data.get("statuses") or []):
+            for key in ("blocks_tags", "except_tags"):
+                for j, x in enumerate(st.get(key) or []):
+                    self.need("tag", x, ("statuses", i, key, j))
         for i, lab in enumerate(data.get("labels") or []):
             for j, x in enumerate(lab.get("implies_labels") or []):
                 self.need("label", x, ("labels", i, "implies_labels", j))

@@ -155,3 +155,27 @@ def test_unmodelled_kinds_load_and_change_nothing_modelled(kind):
     from models.encoding.world import Binding
     new = world.run(st, sk, Binding(0, (1,)))
     assert all(new[key].eq(st[key]) for key in st.terms)
+
+
+def test_status_blocks_only_skills_with_the_tags():
+    raw_skills = [{"name": "普攻", "src": 2, "timing": ["夜晚"], "tags": ["普通"], "effects": [{"info": {"to": "self", "what": "a"}}]},
+                  {"name": "团攻", "src": 2, "timing": ["夜晚"], "tags": ["普通", "团队"], "effects": [{"info": {"to": "self", "what": "b"}}]}]
+    rs = ruleset()
+    raw = dict(rs.raw)
+    raw["tags"] = [{"name": "普通", "src": 2, "meaning": "normal"}, {"name": "团队", "src": 2, "meaning": "team"}]
+    raw["statuses"] = [{"name": "牵制", "src": 2, "blocks_tags": ["普通"], "except_tags": ["团队"]}]
+    raw["roles"] = [dict(raw["roles"][0], skills=raw_skills), raw["roles"][1]]
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "ruleset.yaml"), "w", encoding="utf-8") as fh:
+            fh.write(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False))
+        with open(os.path.join(d, "source.txt"), "w", encoding="utf-8") as fh:
+            fh.write("# 来源: 用例\n甲、乙两种身份。\n")
+        rs = load_ruleset(d)
+    world = World(rs, K)
+    from models.encoding.world import Binding
+    st = world.state()
+    fixed = [st[("role", 0)] == world.sorts.roles["甲"], st[("alive", 0)], st[("status", 0, "牵制")],
+             z3.Not(st[("lost", 0, "普攻")]), z3.Not(st[("lost", 0, "团攻")])]
+    plain, team = (next(s for s in rs.skills if s.name == n) for n in ("普攻", "团攻"))
+    assert holds(world, fixed, world.enabled(st, plain, Binding(0))) is False
+    assert holds(world, fixed, world.enabled(st, team, Binding(0))) is True

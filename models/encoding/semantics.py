@@ -310,6 +310,13 @@ class Semantics:
                     if what in s.blocks and not (cause and cause in s.except_causes)]
         return z3.Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
 
+    def tags_blocked(self, st: State, i: int, skill) -> z3.BoolRef:
+        """A status that blocks only skills with certain tags (当晚发动的<普通>技能失效)."""
+        tags = {self.canon(t) for t in skill.tags}
+        blockers = [s for s in self.rs.statuses.values()
+                    if tags & s.blocks_tags and not tags & s.except_tags]
+        return z3.Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
+
     def apply(self, e: Effect, st: State, b: dict, pc: z3.BoolRef | None = None) -> State:
         pc = self.true() if pc is None else pc
         if e.guard is not None:

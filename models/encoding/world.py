@@ -364,7 +364,7 @@ class World:
         cause = trig.get("cause")
         if cause not in (None, "any") and bd.get("$cause") not in (None, cause):
             parts.append(z3.BoolVal(False, self.ctx))
-        block = sem.blocked(st, b.self_slot, "skills")
+        block = z3.Or(sem.blocked(st, b.self_slot, "skills"), sem.tags_blocked(st, b.self_slot, skill))
         if not trig:
             parts.append(z3.Not(block))
         return z3.And(parts)
