@@ -76,8 +76,9 @@ class _Resolver:
 
     def num(self, n: Any, path: tuple) -> None:
         if isinstance(n, dict):
-            if "count" in n:
-                self.filter(n["count"], path + ("count",))
+            for key in ("count", "vote_weights"):
+                if key in n:
+                    self.filter(n[key], path + (key,))
             if "counter" in n:
                 self.need("counter", n["counter"], path + ("counter",))
             for key in ("votes_for", "strength"):
@@ -119,6 +120,8 @@ class _Resolver:
             self.need("counter", c["counter"], path + ("counter",))
         if "value" in c:
             self.num(c["value"], path + ("value",))
+        if "value_of" in c:
+            self.num(c["value_of"], path + ("value_of",))
 
     def effect(self, e: dict, path: tuple) -> None:
         if "choose" in e:

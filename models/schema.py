@@ -16,7 +16,7 @@ EFFECT_KINDS = (
 CONDITION_KINDS = (
     "all", "any", "not", "has_status", "faction", "alive", "role", "label", "holds", "phase", "is",
     "count", "every", "none", "counter", "opaque", "true", "false", "cause",
-    "chance", "day", "used", "targeted_by", "distinct",
+    "chance", "day", "used", "targeted_by", "distinct", "value_of",
 )
 TRIGGER_EVENTS = (
     "phase_start", "phase_end", "setup", "targeted", "about_to_go_out", "went_out", "killed",

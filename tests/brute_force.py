@@ -51,6 +51,14 @@ class NotSupported(Exception):
     """An element this interpreter does not model (opaque effects)."""
 
 
+def _mentions(x, words: set) -> bool:
+    if isinstance(x, dict):
+        return any(k in words or _mentions(v, words) for k, v in x.items())
+    if isinstance(x, list):
+        return any(_mentions(v, words) for v in x)
+    return False
+
+
 def zdiv(a: int, d: int) -> int:
     """SMT-LIB integer division (Euclidean: the remainder is in [0, |d|))."""
     if d == 0:
@@ -65,9 +73,16 @@ class Bind:
     self_slot: int
     targets: tuple = ()
     others: tuple = ()
+    window: tuple = ()   # the uses of the scenario's window: (slot, skill name, targets)
 
     def words(self, target: int | None = None) -> dict:
         d = {"self": self.self_slot, **dict(self.others)}
+        if self.targets:
+            d["$targets"] = self.targets
+        if self.window:
+            # sorted tuples, not sets: bindings name decision variables, which must be stable
+            d["$used"] = tuple(sorted({(i, name) for i, name, _ in self.window}))
+            d["$targeted_by"] = tuple(sorted({(t, name) for _, name, ts in self.window for t in ts}))
         if target is not None:
             d["target"] = target
         elif self.targets:
@@ -158,6 +173,7 @@ class Interp:
         self.items = sorted(rs.items)
         self.gained = sorted({uid for sk in rs.skills for e in sk.all_effects() if e.kind == "gain_skill"
                               for uid in self.granted(e)[0]})
+        self.ballots = _mentions(rs.raw, {"voted_for", "top_voted", "votes_for", "received_votes"})
         self.produced = self._produced()
         self.keys = self._keys()
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
@@ -189,6 +205,8 @@ class Interp:
         out = []
         for i in range(self.k):
             out += [("role", i), ("faction", i), ("alive", i), ("dying", i), ("votes", i)]
+            if self.ballots:
+                out += [("ballot", i), ("received", i)]
             out += [("status", i, s) for s in self.statuses]
             out += [("label", i, x) for x in self.labels]
             out += [("lost", i, sk) for sk in self.skills]
@@ -213,10 +231,18 @@ class Interp:
             lo = spec.min if spec.min is not None else -COUNTER_SPAN
             hi = spec.max if spec.max is not None else max(lo, 0) + COUNTER_SPAN
             return tuple(range(lo, hi + 1))
-        if head == "item":
+        if head in ("item", "ballot"):
             return tuple(range(-1, self.k))
+        if head == "received":
+            return (0, 1)
+        if head == "strength":   # a role's strength the text does not give
+            return tuple(range(0, 21))
+        if head == "game_day":
+            return (1, 2, 3)
+        if head == "any_of":
+            return (False, True)
         if head in ("alive", "dying", "status", "label", "lost", "gained", "win", "lose", "opaque", "phase_is",
-                    "cause_is"):
+                    "cause_is", "chance", "used", "targeted_by"):
             return (False, True)
         if head == "random":     # the player a 随机 effect picks (-1: none of the slots)
             return tuple(range(-1, self.k))
@@ -489,6 +515,10 @@ class Interp:
         """Slots named by `who`, each with the filter that must hold (None: always)."""
         if who is None:
             who = "target" if "target" in w else "self"
+        if isinstance(who, dict) and "any_of" in who:
+            flt = who["any_of"] or {}
+            tag = (repr(sorted(flt.items())) if flt else "", repr(sorted((k, v) for k, v in w.items() if isinstance(v, int))))
+            return [(i, {"$chosen": ("any_of",) + tag + (i,), **flt}) for i in range(self.k)]
         if isinstance(who, dict) and "random" in who:
             # 随机一名…: a free pick, the same in both resolution orders; nobody when nobody matches
             flt = who["random"] or {}
@@ -523,6 +553,8 @@ class Interp:
             return True
         if "$pick" in g:
             return st[g["$pick"]] == i and self.filter({k: v for k, v in g.items() if k != "$pick"}, i, w, st)
+        if "$chosen" in g:
+            return st[g["$chosen"]] and self.filter({k: v for k, v in g.items() if k != "$chosen"}, i, w, st)
         return self.filter(g, i, w, st)
 
     # ---- filters, numbers, conditions ---------------------------------------------------
@@ -542,7 +574,7 @@ class Interp:
             elif key == "initial_faction":
                 ok = self.initial_faction_of_role(st[("role", i)]) in {self.canon(v) for v in vals}
             elif key == "role":
-                ok = st[("role", i)] in {self.canon(v) for v in vals}
+                ok = st[("role", i)] in {self.canon(v) for v in vals}   # an undefined role: nobody's
             elif key == "not_role":
                 ok = st[("role", i)] not in {self.canon(v) for v in vals}
             elif key == "has_status":
@@ -555,11 +587,54 @@ class Interp:
                 ok = not any(st[("label", i, self.canon(v))] for v in vals)
             elif key == "holds":
                 ok = all(st[("item", v)] == i for v in vals)
+            elif key == "dying":
+                ok = st[("dying", i)] == bool(val)
+            elif key == "neighbour_of":
+                of, living = (val.get("of"), bool(val.get("living"))) if isinstance(val, dict) else (val, False)
+                ok = any(self.in_slot(st, j, g, w) and i in self.neighbours(st, j, living) for j, g in self.slots(of, w))
+            elif key == "voted_for":
+                ok = st[("alive", i)] and any(self.in_slot(st, j, g, w) and st[("ballot", i)] == j
+                                              for j, g in self.slots(val, w))
+            elif key == "top_voted":
+                got = [self.received(st, j) for j in range(self.k)]
+                ok = (got[i] == max(got) and got[i] > 0) == bool(val)
+            elif key == "targeted":
+                chosen = w.get("$targets") or ((w["target"],) if "target" in w else ())
+                ok = (i in chosen) == bool(val)
+            elif key == "strength":
+                ok = COMPARE[val.get("op", ">=")](self.strength(st, i), self.num(val.get("value", 0), w, st))
+            elif key == "counter":
+                name, op, value = val
+                ok = COMPARE[op](st[self.counter_key(name, None, {"self": i})], self.num(value, w, st))
             else:
                 ok = True
             if not ok:
                 return False
         return True
+
+    def neighbours(self, st, j: int, living: bool) -> set[int]:
+        """The seats next to j in the ring of slots (living: skipping players who are out)."""
+        k = self.k
+        if not living:
+            return {(j + 1) % k, (j - 1) % k} - {j}
+        out = set()
+        for step in (1, -1):
+            for d in range(1, k):
+                i = (j + step * d) % k
+                if st[("alive", i)]:
+                    out.add(i)
+                    break
+        return out - {j}
+
+    def received(self, st, i: int) -> int:
+        return sum(st[("votes", v)] for v in range(self.k) if st[("alive", v)] and st[("ballot", v)] == i) + \
+            st[("received", i)]
+
+    def strength(self, st, i: int):
+        role = self.rs.roles.get(st[("role", i)])
+        if role is None:
+            return 0
+        return role.strength if role.strength is not None else st[("strength", role.name)]
 
     def num(self, n: Any, w: dict, st) -> int:
         if isinstance(n, bool):
@@ -576,6 +651,12 @@ class Interp:
             return st[self.counter_key(n["counter"], n.get("who"), w)]
         if "players" in n:
             return self.k
+        if "vote_weights" in n:
+            return sum(st[("votes", i)] for i in range(self.k) if self.filter(n["vote_weights"], i, w, st))
+        if "votes_for" in n:
+            return sum(self.received(st, i) for i, g in self.slots(n["votes_for"], w) if self.in_slot(st, i, g, w))
+        if "strength" in n:
+            return sum(self.strength(st, i) for i, g in self.slots(n["strength"], w) if self.in_slot(st, i, g, w))
         for op in ("add", "sub", "mul"):
             if op in n:
                 terms = [self.num(x, w, st) for x in n[op]]
@@ -620,6 +701,27 @@ class Interp:
             return False
         if "opaque" in c:
             return st[("opaque", repr(sorted(c.items(), key=repr)))]
+        if "chance" in c:
+            return st[("chance", c["chance"])]
+        if "day" in c:
+            day = w.get("$day")
+            day = st[("game_day",)] if day is None else day
+            spec = c["day"] if isinstance(c["day"], dict) else {"op": "==", "value": c["day"]}
+            return COMPARE[spec.get("op", "==")](day, self.num(spec.get("value", 1), w, st))
+        for key in ("used", "targeted_by"):
+            if key in c:
+                who, skill = c[key]
+                if skill not in self.skills:
+                    return False
+                known = w.get(f"${key}") or set()
+                return any(self.in_slot(st, i, g, w) and ((i, skill) in known or st[(key, i, skill)])
+                           for i, g in self.slots(who, w))
+        if "distinct" in c:
+            members = [i for i in range(self.k) if self.filter(c["distinct"], i, w, st)]
+            attr = {"faction": lambda i: st[("faction", i)], "role": lambda i: st[("role", i)],
+                    "initial_faction": lambda i: self.initial_faction_of_role(st[("role", i)])}[c["by"]]
+            values = [attr(i) for i in members]
+            return len(values) == len(set(values))
         for key in ("has_status", "faction", "role", "label", "holds"):
             if key in c:
                 who, name = c[key]
@@ -645,6 +747,8 @@ class Interp:
             return op(self.num({"count": c["count"]}, w, st), self.num(c.get("value", 1), w, st))
         if "counter" in c:
             return op(st[self.counter_key(c["counter"], c.get("who"), w)], self.num(c.get("value", 0), w, st))
+        if "value_of" in c:
+            return op(self.num(c["value_of"], w, st), self.num(c.get("value", 0), w, st))
         return True
 
     # ---- effects -------------------------------------------------------------------------
@@ -818,6 +922,17 @@ class Interp:
                 upd[("votes", i)] = val if a.get("op") == "set" else st[("votes", i)] + val
         return st.set(upd)
 
+    def _e_received_votes(self, e, a, st, w, pc):
+        got = self.slots(a.get("who"), w)
+        if not pc:
+            return st
+        val = self.num(a.get("value", 1), w, st)
+        upd = {}
+        for i, g in got:
+            if self.in_slot(st, i, g, w):
+                upd[("received", i)] = val if a.get("op") == "set" else st[("received", i)] + val
+        return st.set(upd)
+
     def _e_give_item(self, e, a, st, w, pc):
         to = self.one(a.get("to", "self"), w)
         return st.set({("item", a["item"]): to}) if pc else st
@@ -929,6 +1044,10 @@ class Interp:
             return False
         if not trig and self.blocked(st, b.self_slot, "skills"):
             return False
+        tags = {self.canon(t) for t in skill.tags}
+        if not trig and any(st[("status", b.self_slot, s.name)] for s in self.rs.statuses.values()
+                            if tags & s.blocks_tags and not tags & s.except_tags):
+            return False
         return True
 
     @staticmethod
@@ -990,6 +1109,11 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
     it.havocs = 0
     if not pin_ok(st0, it.k, **pin):
         return None
+    # the uses happen in one window: each binding knows who used what (mirror of scenarios.in_one_window)
+    window = tuple((bd.self_slot, s.name, bd.targets) for s, bd in list(scene) + [a, b])
+    scene = [(s, Bind(bd.self_slot, bd.targets, bd.others, window)) for s, bd in scene]
+    a = (a[0], Bind(a[1].self_slot, a[1].targets, a[1].others, window))
+    b = (b[0], Bind(b[1].self_slot, b[1].targets, b[1].others, window))
     v = View(st0)
     if not all(it.enabled(v, s, bd) for s, bd in scene):
         return None

@@ -179,3 +179,12 @@ def test_status_blocks_only_skills_with_the_tags():
     plain, team = (next(s for s in rs.skills if s.name == n) for n in ("普攻", "团攻"))
     assert holds(world, fixed, world.enabled(st, plain, Binding(0))) is False
     assert holds(world, fixed, world.enabled(st, team, Binding(0))) is True
+
+
+def test_vote_weights_sum_a_groups_votes():
+    world = World(ruleset(), K)
+    st = world.state()
+    fixed = [st[("votes", i)] == v for i, v in enumerate((2, 1, 0, 1))]
+    fixed += [st[("alive", i)] == a for i, a in enumerate((True, True, True, False))]
+    term = world.sem.num({"vote_weights": {"alive": True}}, {}, st)
+    assert holds(world, fixed, term == 3) is True

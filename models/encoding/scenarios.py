@@ -5,7 +5,7 @@ about the state, within what a reachable state may look like (World.realizable).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import z3
@@ -50,6 +50,13 @@ class OrderResult:
     differing: list = field(default_factory=list)    # keys whose final value depends on the order
 
 
+def in_one_window(uses: list[Use]) -> list[Use]:
+    """The uses of a scenario happen in one window: each binding knows who used what
+    (for conditions like 当晚没有发动… / 成为…的目标)."""
+    window = tuple((u.binding.self_slot, u.skill.name, u.binding.targets) for u in uses)
+    return [Use(u.skill, replace(u.binding, window=window)) for u in uses]
+
+
 def _enabled_all(world: World, st: State, uses: list[Use]) -> list:
     return [world.enabled(st, u.skill, u.binding) for u in uses]
 
@@ -76,6 +83,7 @@ def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Us
             return first
         if first.answer.status == "unknown":
             return first
+    *scene, a, b = in_one_window(scene + [a, b])
     try:
         s0, session = _shared(world, solver)
         cs = pin.constraints(s0) + _enabled_all(world, s0, scene)
@@ -105,6 +113,7 @@ def possible(world: World, solver: Solver, scene: list[Use], extra: Callable[[St
              pin: Pin | None = None) -> tuple[Answer, dict, dict]:
     """Can the scene happen in a reachable state with the extra facts? Returns the start
     state and the state after the scene when it can."""
+    scene = in_one_window(scene)
     try:
         s0 = world.state("p")
         cs = world.realizable(s0) + (pin.constraints(s0) if pin else []) + _enabled_all(world, s0, scene)

@@ -194,6 +194,9 @@ class Semantics:
             return self.counter_term(n["counter"], n.get("who"), b, st)
         if "players" in n:
             return z3.IntVal(self.k, self.ctx)
+        if "vote_weights" in n:  # the votes a group can cast: the sum of its members' vote weights
+            return z3.Sum([z3.If(self.filter(n["vote_weights"], i, b, st), st[("votes", i)], 0) for i in range(self.k)]
+                          + [z3.IntVal(0, self.ctx)])
         if "votes_for" in n:
             return z3.Sum([z3.If(g, self.received(st, i), 0) for i, g in self.slots(n["votes_for"], b, st)]
                           + [z3.IntVal(0, self.ctx)])
@@ -302,6 +305,8 @@ class Semantics:
             return op(self.num({"count": c["count"]}, b, st), self.num(c.get("value", 1), b, st))
         if "counter" in c:
             return op(self.counter_term(c["counter"], c.get("who"), b, st), self.num(c.get("value", 0), b, st))
+        if "value_of" in c:
+            return op(self.num(c["value_of"], b, st), self.num(c.get("value", 0), b, st))
         return self.true()
 
     # ---- effects -----------------------------------------------------------------------

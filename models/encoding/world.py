@@ -36,9 +36,15 @@ class Binding:
     self_slot: int
     targets: tuple[int, ...] = ()
     others: tuple[tuple[str, int], ...] = ()   # caster / source / victim
+    # the other uses a scenario puts in the same window: (slot, skill name, targets)
+    window: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
 
     def as_dict(self, target: int | None = None) -> dict:
         d = {"self": self.self_slot, **dict(self.others)}
+        if self.window:
+            # sorted tuples, not sets: bindings name decision variables, which must be stable
+            d["$used"] = tuple(sorted({(i, name) for i, name, _ in self.window}))
+            d["$targeted_by"] = tuple(sorted({(t, name) for _, name, ts in self.window for t in ts}))
         if self.targets:
             d["$targets"] = self.targets
         if target is not None:
