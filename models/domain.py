@@ -53,6 +53,7 @@ class Status:
     where: Where
     blocks_tags: frozenset[str] = frozenset()   # blocks only the skills with one of these tags
     except_tags: frozenset[str] = frozenset()   # … unless the skill also has one of these
+    keeps_vote: bool = False                    # a player who is out with it still votes
 
 
 @dataclass(frozen=True)

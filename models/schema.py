@@ -126,6 +126,7 @@ SCHEMA: dict[str, Any] = {
         "statuses": _list_of(ELEMENT_BASE | {"blocks": {"type": "array", "items": {"enum": list(BLOCKABLE)}},
                                              "except": NAMES, "permanent": {"type": "boolean"},
                                              "blocks_tags": NAMES, "except_tags": NAMES,
+                                             "keeps_vote": {"type": "boolean"},
                                              "negative": {"type": "boolean"}, "notify": {"type": "boolean"},
                                              "duration": {"type": ["string", "null"]}, "aliases": NAMES}),
         "tags": _list_of(ELEMENT_BASE | {"meaning": {"enum": list(TAG_MEANINGS)}, "aliases": NAMES}),

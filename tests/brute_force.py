@@ -174,6 +174,9 @@ class Interp:
         self.gained = sorted({uid for sk in rs.skills for e in sk.all_effects() if e.kind == "gain_skill"
                               for uid in self.granted(e)[0]})
         self.ballots = _mentions(rs.raw, {"voted_for", "top_voted", "votes_for", "received_votes"})
+        # identities can change: the dealt one is a state value of its own
+        self.dealt_key = any(e.kind == "set_role" or (e.kind == "opaque" and any(
+            str(x).split(":")[0] == "role" for x in ((e.args or {}).get("writes") or []))) for e in rs.effects())
         self.produced = self._produced()
         self.keys = self._keys()
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
@@ -207,6 +210,8 @@ class Interp:
             out += [("role", i), ("faction", i), ("alive", i), ("dying", i), ("votes", i)]
             if self.ballots:
                 out += [("ballot", i), ("received", i)]
+            if self.dealt_key:
+                out.append(("dealt", i))
             out += [("status", i, s) for s in self.statuses]
             out += [("label", i, x) for x in self.labels]
             out += [("lost", i, sk) for sk in self.skills]
@@ -220,7 +225,7 @@ class Interp:
 
     def domain(self, key) -> tuple:
         head = key[0]
-        if head == "role":
+        if head in ("role", "dealt"):
             return tuple(self.roles)
         if head == "faction":
             return tuple(self.factions)
@@ -378,6 +383,10 @@ class Interp:
             out.update(self.canon(s) for s in self.rs.labels[lab].implies_statuses)
         return out
 
+    def initial_faction(self, st, i: int) -> str:
+        """The faction of the identity dealt to i."""
+        return self.initial_faction_of_role(st[("dealt", i)] if self.dealt_key else st[("role", i)])
+
     def initial_faction_of_role(self, role: str) -> str:
         r = self.rs.roles.get(role)
         return self.canon(r.faction) if r is not None else self.factions[0]
@@ -402,7 +411,12 @@ class Interp:
                 return False
             fac = st[("faction", i)]
             if not prod["any_faction"]:
-                if fac != self.initial_faction_of_role(role) and fac not in prod["faction"]:
+                if fac != self.initial_faction(st, i) and fac not in prod["faction"]:
+                    return False
+            if self.dealt_key:
+                if st[("dealt", i)] not in self.dealt():
+                    return False
+                if st[("role", i)] != st[("dealt", i)] and not (role in present and not self.role_fixed(role)):
                     return False
             perm = sorted(s for s in self.initial_statuses(role) if rs.statuses[s].permanent) if fixed else []
             for s in perm:
@@ -463,6 +477,8 @@ class Interp:
             if role not in dealt:
                 return False
             if not st[("alive", i)] or st[("dying", i)] or st[("votes", i)] != 1:
+                return False
+            if self.dealt_key and st[("dealt", i)] != role:
                 return False
             if st[("faction", i)] != self.initial_faction_of_role(role):
                 return False
@@ -572,7 +588,7 @@ class Interp:
             elif key == "not_faction":
                 ok = st[("faction", i)] not in {self.canon(v) for v in vals}
             elif key == "initial_faction":
-                ok = self.initial_faction_of_role(st[("role", i)]) in {self.canon(v) for v in vals}
+                ok = self.initial_faction(st, i) in {self.canon(v) for v in vals}
             elif key == "role":
                 ok = st[("role", i)] in {self.canon(v) for v in vals}   # an undefined role: nobody's
             elif key == "not_role":
@@ -593,7 +609,7 @@ class Interp:
                 of, living = (val.get("of"), bool(val.get("living"))) if isinstance(val, dict) else (val, False)
                 ok = any(self.in_slot(st, j, g, w) and i in self.neighbours(st, j, living) for j, g in self.slots(of, w))
             elif key == "voted_for":
-                ok = st[("alive", i)] and any(self.in_slot(st, j, g, w) and st[("ballot", i)] == j
+                ok = self.voter(st, i) and any(self.in_slot(st, j, g, w) and st[("ballot", i)] == j
                                               for j, g in self.slots(val, w))
             elif key == "top_voted":
                 got = [self.received(st, j) for j in range(self.k)]
@@ -626,8 +642,11 @@ class Interp:
                     break
         return out - {j}
 
+    def voter(self, st, v: int) -> bool:
+        return st[("alive", v)] or any(st[("status", v, s.name)] for s in self.rs.statuses.values() if s.keeps_vote)
+
     def received(self, st, i: int) -> int:
-        return sum(st[("votes", v)] for v in range(self.k) if st[("alive", v)] and st[("ballot", v)] == i) + \
+        return sum(st[("votes", v)] for v in range(self.k) if self.voter(st, v) and st[("ballot", v)] == i) + \
             st[("received", i)]
 
     def strength(self, st, i: int):
@@ -719,7 +738,7 @@ class Interp:
         if "distinct" in c:
             members = [i for i in range(self.k) if self.filter(c["distinct"], i, w, st)]
             attr = {"faction": lambda i: st[("faction", i)], "role": lambda i: st[("role", i)],
-                    "initial_faction": lambda i: self.initial_faction_of_role(st[("role", i)])}[c["by"]]
+                    "initial_faction": lambda i: self.initial_faction(st, i)}[c["by"]]
             values = [attr(i) for i in members]
             return len(values) == len(set(values))
         for key in ("has_status", "faction", "role", "label", "holds"):
@@ -791,7 +810,7 @@ class Interp:
             if to in ("$caster", "$self", "$source"):
                 val = st[("faction", src)]
             elif to == "$initial":
-                val = self.initial_faction_of_role(st[("role", i)])
+                val = self.initial_faction(st, i)
             else:
                 val = self.canon(to)
             upd[("faction", i)] = val
@@ -1242,8 +1261,20 @@ def successors(it: Interp, st: dict, skills: list[Skill], decided: dict | None =
                 if en:
                     yield ("skill", s, bd), new, (None if decided is None else {**decided, **read})
     for j in range(it.k):
-        if st[("alive", j)]:
-            yield ("vote", j), {**st, ("alive", j): False, ("dying", j): False}, decided
+        if not st[("alive", j)]:
+            continue
+        out = {**st, ("alive", j): False, ("dying", j): False}
+        if not it.ballots:
+            yield ("vote", j), out, decided
+            continue
+        # everyone casts a fresh ballot; the one voted out has the most votes (mirror of
+        # reach.Transitions.ballots): one successor per distinct ballot box that allows it
+        for box in product(range(-1, it.k), repeat=it.k):
+            cast = {("ballot", v): box[v] for v in range(it.k)}
+            voted = View({**st, **cast})
+            got = [it.received(voted, x) for x in range(it.k)]
+            if got[j] == max(got) and got[j] > 0:
+                yield ("vote", j), {**out, **cast}, decided
     settled = dict(st)
     for i in range(it.k):
         settled[("alive", i)] = st[("alive", i)] and not st[("dying", i)]

@@ -188,3 +188,41 @@ def test_vote_weights_sum_a_groups_votes():
     fixed += [st[("alive", i)] == a for i, a in enumerate((True, True, True, False))]
     term = world.sem.num({"vote_weights": {"alive": True}}, {}, st)
     assert holds(world, fixed, term == 3) is True
+
+
+def _load(raw: dict):
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "ruleset.yaml"), "w", encoding="utf-8") as fh:
+            fh.write(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False))
+        with open(os.path.join(d, "source.txt"), "w", encoding="utf-8") as fh:
+            fh.write("# 来源: 用例\n甲、乙两种身份。\n")
+        return load_ruleset(d)
+
+
+def test_initial_faction_is_the_dealt_identitys_after_a_flip():
+    raw = dict(ruleset().raw)
+    flip = {"name": "翻转", "src": 2, "timing": ["夜晚"], "effects": [{"set_role": {"who": "self", "to": "乙"}}]}
+    raw["roles"] = [dict(raw["roles"][0], skills=[flip]), raw["roles"][1]]
+    rs = _load(raw)
+    world = World(rs, K)
+    from models.encoding.world import Binding
+    st = world.state()
+    sk = next(s for s in rs.skills if s.name == "翻转")
+    after = world.run(st, sk, Binding(0))
+    fixed = world.initial(st) + [st[("role", 0)] == world.sorts.roles["甲"]]
+    is_jia = world.sem.filter({"initial_faction": "甲阵营"}, 0, {}, after)
+    assert holds(world, fixed, z3.And(after[("role", 0)] == world.sorts.roles["乙"], is_jia)) is True
+
+
+def test_a_player_out_with_keeps_vote_still_votes():
+    raw = dict(ruleset().raw)
+    raw["statuses"] = [{"name": "虚体", "src": 2, "keeps_vote": True}]
+    rs = _load(raw)
+    world = World(rs, K)
+    st = world.state()
+    fixed = [st[("votes", i)] == 1 for i in range(K)] + [st[("received", i)] == 0 for i in range(K)]
+    fixed += [z3.Not(st[("alive", 0)]), st[("ballot", 0)] == 2, st[("ballot", 1)] == 3,
+              st[("alive", 1)], st[("alive", 2)], st[("alive", 3)], st[("ballot", 2)] == -1, st[("ballot", 3)] == -1]
+    top = world.sem.filter({"top_voted": True}, 2, {}, st)
+    assert holds(world, fixed + [st[("status", 0, "虚体")]], world.sem.received(st, 2) == 1) is True
+    assert holds(world, fixed + [z3.Not(st[("status", 0, "虚体")])], top) is False

@@ -27,6 +27,7 @@ from itertools import combinations_with_replacement, product
 
 import pytest
 import yaml
+import z3
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import strategies as st
@@ -67,13 +68,18 @@ STATS: Counter = Counter()   # what the questions answered, printed at the end (
 @st.composite
 def filters(draw, w):
     keys = draw(st.lists(st.sampled_from(["alive", "other", "faction", "not_faction", "has_status",
-                                          "lacks_status", "role"]), max_size=2, unique=True))
+                                          "lacks_status", "role", "dying", "top_voted", "targeted"]),
+                         max_size=2, unique=True))
     f = {}
     for key in keys:
         if key == "alive":
             f[key] = draw(st.booleans())
-        elif key == "other":
+        elif key in ("other", "targeted"):
             f[key] = True
+        elif key in ("dying", "top_voted"):
+            f[key] = draw(st.booleans())
+        elif key == "strength":
+            f[key] = {"op": draw(OPS), "value": draw(st.integers(0, 3))}
         elif key in ("faction", "not_faction"):
             f[key] = draw(st.sampled_from(w["factions"]))
         elif key in ("has_status", "lacks_status"):
@@ -115,7 +121,8 @@ def chance(draw, n: int) -> bool:
 def conditions(draw, w, words: tuple, depth=1):
     """A condition naming only the given words (() for win conditions)."""
     who = st.sampled_from(words) if words else None
-    options = ["count", "none", "every"] + (["counter"] if w["counter"] else [])
+    # (chance events and unknown strengths are facts outside the state: tests/test_constructs.py)
+    options = ["count", "none", "every", "distinct"] + (["counter"] if w["counter"] else [])
     if words:
         options += ["has_status", "faction", "alive", "role"] + (["is"] if "target" in words else [])
     if depth:
@@ -129,6 +136,10 @@ def conditions(draw, w, words: tuple, depth=1):
         return {"every": draw(filters(w)), "satisfies": draw(filters(w))}
     if kind == "counter":
         return {"counter": COUNTER, "op": draw(OPS), "value": draw(numbers(w))}
+    if kind == "distinct":
+        return {"distinct": draw(filters(w)), "by": draw(st.sampled_from(["faction", "role", "initial_faction"]))}
+    if kind == "chance":
+        return {"chance": draw(st.sampled_from(["甲事件", "乙事件"]))}
     if kind == "has_status":
         return {"has_status": [draw(who), draw(st.sampled_from(w["statuses"]))]}
     if kind == "faction":
@@ -322,8 +333,19 @@ class Z3Concrete:
         self.real = world.realizable(self.s0)
         self.init = world.initial(self.s0)
 
+    def free_facts(self, values: dict) -> list:
+        """The interpreter's free facts that are not state (a chance event, an unknown
+        strength) fixed on the engine's variables of the same meaning."""
+        ctx, out = self.world.ctx, []
+        for key, v in values.items():
+            if key[0] == "chance":
+                out.append(z3.Bool(f"chance|{key[1]}", ctx) == v)
+            elif key[0] == "strength":
+                out.append(z3.Int(f"strength|{key[1]}", ctx) == v)
+        return out
+
     def model(self, values: dict):
-        ans = self.solver.check(encode_concrete(values, self.s0, self.world.sorts), "concrete")
+        ans = self.solver.check(encode_concrete(values, self.s0, self.world.sorts) + self.free_facts(values), "concrete")
         assert ans.sat, "a concrete state must be expressible in the engine"
         return ans.model
 
@@ -544,7 +566,7 @@ def SLOW(test):
 
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None, print_blob=False,
-                phases=[Phase.explicit, Phase.generate, Phase.shrink],
+                phases=[Phase.explicit, Phase.generate] + ([] if os.environ.get("NO_SHRINK") else [Phase.shrink]),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -35,7 +35,7 @@ _FLAGS = {
     "lost": ("失去", "保有", "【{}】"), "gained": ("获得了", "没有获得", "【{}】"),
 }
 _FACTION_FLAGS = {"win": ("获胜", "未获胜"), "lose": ("判负", "未判负")}
-_PLAYER_VALUES = {"faction": "阵营", "role": "身份", "votes": "票数"}
+_PLAYER_VALUES = {"faction": "阵营", "role": "身份", "votes": "票数", "dealt": "初始身份", "received": "额外得票"}
 
 
 def describe_value(key: tuple, value) -> str:
@@ -54,6 +54,8 @@ def describe_value(key: tuple, value) -> str:
         return f"{who}{key[1]} = {value}"
     if kind == "item":
         return f"{key[1]} 由 {player(value) if value >= 0 else '无人'} 持有"
+    if kind == "ballot":
+        return f"{player(key[1])} 投票给 {player(value) if value >= 0 else '无人'}"
     return f"{key} = {value}"
 
 

@@ -12,7 +12,7 @@ def concrete(model: z3.ModelRef, st: State, sorts) -> dict:
         val = model.eval(st.terms[key], model_completion=True)
         if key[0] == "faction":
             out[key] = sorts.faction_name(val)
-        elif key[0] == "role":
+        elif key[0] in ("role", "dealt"):
             out[key] = sorts.role_name(val)
         elif z3.is_bool(val):
             out[key] = z3.is_true(val)
@@ -38,7 +38,7 @@ def encode_concrete(values: dict, st: State, sorts) -> list:
             continue
         if key[0] == "faction":
             cs.append(term == sorts.factions[val])
-        elif key[0] == "role":
+        elif key[0] in ("role", "dealt"):
             cs.append(term == sorts.roles[val])
         else:
             cs.append(term == val)

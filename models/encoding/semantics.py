@@ -130,7 +130,7 @@ class Semantics:
                 parts.append(z3.Or([z3.And(g, self.neighbour(st, i, j, living)) for j, g in self.slots(of, b, st)]
                                    + [self.false()]))
             elif key == "voted_for":
-                parts.append(z3.Or([z3.And(g, st[("alive", i)], st[("ballot", i)] == j)
+                parts.append(z3.Or([z3.And(g, self.voter(st, i), st[("ballot", i)] == j)
                                     for j, g in self.slots(val, b, st)] + [self.false()]))
             elif key == "top_voted":
                 top = z3.And([self.received(st, i) >= self.received(st, j) for j in range(self.k)]
@@ -161,9 +161,14 @@ class Semantics:
         return z3.And(st[("alive", i)], z3.Or(z3.Not(z3.Or(right + [self.false()])),
                                               z3.Not(z3.Or(left + [self.false()]))))
 
+    def voter(self, st: State, v: int) -> z3.BoolRef:
+        """v casts a ballot: alive, or out with a status that keeps the vote (保留投票权)."""
+        keep = [st[("status", v, s.name)] for s in self.rs.statuses.values() if s.keeps_vote]
+        return z3.Or([st[("alive", v)]] + keep)
+
     def received(self, st: State, i: int) -> z3.ArithRef:
-        """Votes i receives: the weights of the living voters whose ballot names i, plus extras."""
-        return z3.Sum([z3.If(z3.And(st[("alive", v)], st[("ballot", v)] == i), st[("votes", v)], 0)
+        """Votes i receives: the weights of the voters whose ballot names i, plus extras."""
+        return z3.Sum([z3.If(z3.And(self.voter(st, v), st[("ballot", v)] == i), st[("votes", v)], 0)
                        for v in range(self.k)] + [st[("received", i)]])
 
     def strength(self, st: State, i: int) -> z3.ArithRef:
@@ -171,15 +176,23 @@ class Semantics:
         one (one value per role, the same throughout)."""
         term = z3.RealVal(0, self.ctx)
         for name, role in sorted(self.rs.roles.items()):
-            val = z3.RealVal(role.strength, self.ctx) if role.strength is not None else z3.Real(f"strength|{name}", self.ctx)
+            val = z3.RealVal(role.strength, self.ctx) if role.strength is not None else \
+                z3.ToReal(z3.Int(f"strength|{name}", self.ctx))  # whole points, like the ones the texts give
             term = z3.If(st[("role", i)] == self.sorts.roles[name], val, term)
         return term
 
     def initial_faction(self, st: State, i: int) -> z3.ExprRef:
-        term = self.sorts.factions[sorted(self.sorts.factions)[0]]
-        for name, role in sorted(self.rs.roles.items()):
-            term = z3.If(st[("role", i)] == self.sorts.roles[name], self.sorts.factions[self.canon(role.faction)], term)
-        return term
+        """The faction of the identity dealt to i (初始身份的阵营)."""
+        dealt = st.get(("dealt", i))
+        dealt = st[("role", i)] if dealt is None else dealt
+        cache = self.__dict__.setdefault("_initial_faction", {})
+        key = dealt.get_id()
+        if key not in cache:
+            term = self.sorts.factions[sorted(self.sorts.factions)[0]]
+            for name, role in sorted(self.rs.roles.items()):
+                term = z3.If(dealt == self.sorts.roles[name], self.sorts.factions[self.canon(role.faction)], term)
+            cache[key] = (dealt, term)  # keep the term alive so its id is not reused
+        return cache[key][1]
 
     def num(self, n: Any, b: dict, st: State) -> z3.ArithRef:
         if isinstance(n, bool):

@@ -4,7 +4,7 @@ This package is the only code that imports z3. A state is an immutable mapping f
 variable keys to z3 terms; effects return new states that share unchanged terms.
 Keys: ("faction", i) ("role", i) ("alive", i) ("dying", i) ("status", i, S) ("label", i, L)
 ("lost", i, skill) ("counter", C) / ("counter", C, i) ("item", I) ("win", F) ("lose", F)
-("votes", i); when the ruleset speaks of ballots: ("ballot", i) (whom i voted for, -1 none)
+("votes", i); ("dealt", i) the identity dealt at the start when identities can change; when the ruleset speaks of ballots: ("ballot", i) (whom i voted for, -1 none)
 and ("received", i) (extra votes i receives).
 """
 from __future__ import annotations
@@ -18,6 +18,13 @@ from ..domain import Ruleset
 
 Key = tuple
 BALLOT_WORDS = {"voted_for", "top_voted", "votes_for", "received_votes"}
+
+
+def _changes_role(e) -> bool:
+    if e.kind == "set_role":
+        return True
+    writes = (e.args or {}).get("writes") if e.kind == "opaque" and isinstance(e.args, dict) else None
+    return any(str(w).split(":")[0] == "role" for w in writes or [])
 
 
 def _mentions(x, words: set[str]) -> bool:
@@ -70,6 +77,7 @@ class Vocabulary:
     factions: list[str]
     gained: list[str]
     ballots: bool = False    # the text reads who voted for whom
+    dealt: bool = False      # identities can change: the dealt one is kept ("dealt", i)
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -78,7 +86,8 @@ class Vocabulary:
         gained = sorted({uid for s in rs.skills for e in s.all_effects() if e.kind == "gain_skill"
                          for uid in rs.granted_by(e)[0]})
         return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
-                          sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS))
+                          sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS),
+                          any(_changes_role(e) for e in rs.effects()))
 
 
 @dataclass(frozen=True)
@@ -115,6 +124,8 @@ class StateFactory:
         t: dict = {}
         for i in range(v.k):
             t[("role", i)] = z3.Const(f"{prefix}_role_{i}", self.sorts.role)
+            if v.dealt:
+                t[("dealt", i)] = z3.Const(f"{prefix}_dealt_{i}", self.sorts.role)
             t[("faction", i)] = z3.Const(f"{prefix}_faction_{i}", self.sorts.faction)
             t[("alive", i)] = z3.Bool(f"{prefix}_alive_{i}", ctx)
             t[("dying", i)] = z3.Bool(f"{prefix}_dying_{i}", ctx)

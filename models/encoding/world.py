@@ -206,6 +206,12 @@ class World:
             cs.append(st[("votes", i)] >= 0)
             if self.vocab.ballots:
                 cs.append(z3.And(st[("ballot", i)] >= -1, st[("ballot", i)] < self.k))
+            if self.vocab.dealt:
+                dealt = [r for r in sorted(self.rs.roles) if not self.rs.roles[r].created and self.rs.roles[r].count != 0]
+                cs.append(z3.Or([st[("dealt", i)] == sorts.roles[r] for r in dealt] + [z3.BoolVal(False, self.ctx)]))
+                # an identity no effect produces is the dealt one
+                cs.append(z3.Or([st[("role", i)] == st[("dealt", i)]] +
+                                [role == sorts.roles[r] for r in present if not self.role_fixed(r) and r in sorts.roles]))
             any_faction = bool(prod["any_faction"])
             if not any_faction:
                 allowed = [sorts.factions[f] for f in sorted(prod["faction"]) if f in sorts.factions]
@@ -299,6 +305,8 @@ class World:
             cs.append(z3.Not(st[("dying", i)]))
             cs.append(st[("faction", i)] == sem.initial_faction(st, i))
             cs.append(st[("votes", i)] == 1)
+            if self.vocab.dealt:
+                cs.append(st[("dealt", i)] == role)
             if self.vocab.ballots:
                 cs += [st[("ballot", i)] == -1, st[("received", i)] == 0]
             for s in self.vocab.statuses:
