@@ -1,6 +1,9 @@
 """Run every analysis on one ruleset and collect a Report (sorted, suppressions applied)."""
 from __future__ import annotations
 
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable
 
 from models.domain import Ruleset
@@ -14,33 +17,82 @@ from .diff import fingerprints
 from .findings import Finding, Report
 
 
-def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[str], None] | None = None,
-          players: int | None = None, lang: str = "zh", incremental: bool = False) -> Report:
+# The bounded-trace analyses run in a world (and a process) of their own: they are most of
+# the cost on large rulesets, and the machine has two cores. The split is fixed, so the
+# answers do not depend on how many cores there are.
+TRACE_KINDS = ("impossible-win", "simultaneous-win")
+
+
+SPLIT_KIND, SPLIT_SHARE = "simultaneous-win", 2   # every 2nd pair goes with the other analyses
+
+
+def _groups(kinds: Iterable[str] | None) -> list[list[str]]:
+    """Names of the analyses per world; "kind@i/n" runs the i-th of n shares of its questions."""
+    wanted = set(kinds) if kinds else None
+    chosen = [a.kind for a in ANALYSES if not wanted or set(a.yields()) & wanted]
+    traces = [k for k in chosen if k in TRACE_KINDS]
+    rest = [k for k in chosen if k not in TRACE_KINDS]
+    if not traces or not rest:
+        return [g for g in (traces, rest) if g]
+    if SPLIT_KIND in traces:
+        n = SPLIT_SHARE
+        traces = [k if k != SPLIT_KIND else f"{k}@0/{n}" for k in traces] + \
+            [f"{SPLIT_KIND}@{i}/{n}" for i in range(1, n - 1)]
+        rest = rest + [f"{SPLIT_KIND}@{n - 1}/{n}"]
+    return [traces, rest]
+
+
+def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, progress=None):
+    import time
+    t0 = time.time()
     world = World(rs, players)
     solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
-    cache = Cache(rs, world) if incremental else None
     _strengthen(world, solver, cache)
     cx = Context(rs, world, solver, lang=lang, cache=cache)
     wanted = set(kinds) if kinds else None
+    by_kind = {a.kind: a for a in ANALYSES}
     findings: list[Finding] = []
-    for analysis in ANALYSES:
-        if wanted and not (set(analysis.yields()) & wanted):
-            continue
+    for name in names:
+        kind, _, share = name.partition("@")
         if progress:
-            progress(analysis.kind)
-        for f in analysis().run(cx):
+            progress(kind)
+        cx.shard = tuple(int(x) for x in share.split("/")) if share else None
+        for f in by_kind[kind]().run(cx):
             # an undecided question is never silenced: unknown findings pass every filter
             if wanted and f.kind not in wanted and f.kind != "unknown":
                 continue
             findings.append(f)
-    if cache is not None:
-        cache.save()
+    if os.environ.get("VERIFIER_TIMING"):
+        import sys
+        print(f"group {names[0]}…: {time.time() - t0:.1f} s", file=sys.stderr)
+    return findings, solver.stats.queries, solver.stats.unknown, world.k
+
+
+def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[str], None] | None = None,
+          players: int | None = None, lang: str = "zh", incremental: bool = False) -> Report:
+    groups = _groups(kinds)
+    results = []
+    if incremental or len(groups) < 2 or os.environ.get("VERIFIER_JOBS") == "1":
+        cache = Cache(rs, World(rs, players)) if incremental else None
+        for names in groups:
+            results.append(_run_group(rs, names, kinds, players, lang, cache, progress))
+        if cache is not None:
+            cache.save()
+    else:
+        ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: z3 state is not shared
+        with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+            first = pool.submit(_run_group, rs, groups[0], kinds, players, lang)
+            rest = _run_group(rs, groups[1], kinds, players, lang, None, progress)
+            results = [first.result(), rest]
+    findings = [f for got in results for f in got[0]]
+    k = results[0][3] if results else (players or int(rs.bounds["players"]))
+    queries, unknown = sum(r[1] for r in results), sum(r[2] for r in results)
     findings = _dedupe(findings, rs.id)
     findings = [_suppress(f, rs) for f in findings]
-    bounds = {"players": world.k, "depth": int(rs.bounds["depth"]), "rlimit": int(rs.bounds["rlimit"])}
+    bounds = {"players": k, "depth": int(rs.bounds["depth"]), "rlimit": int(rs.bounds["rlimit"])}
     return Report(ruleset={"id": rs.id, "title": rs.title, "source": rs.source_file},
                   bounds=bounds, findings=findings, coverage=coverage(rs),
-                  stats={"queries": solver.stats.queries, "unknown_queries": solver.stats.unknown},
+                  stats={"queries": queries, "unknown_queries": unknown},
                   passages=fingerprints(rs))
 
 

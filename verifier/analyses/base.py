@@ -19,6 +19,7 @@ class Context:
     lang: str = "zh"
     notes: list[str] = field(default_factory=list)
     cache: object | None = None   # verifier.cache.Cache, for incremental re-checks
+    shard: tuple[int, int] | None = None   # (i, n): an analysis that splits its questions takes the i-th of n
 
     def cached(self, purpose: str, skills: list, extra, compute, global_skills: bool = False) -> list[Finding]:
         """Findings of one question, from the cache when nothing it depends on changed."""

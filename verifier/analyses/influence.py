@@ -9,7 +9,10 @@ from models.domain import Ruleset, Skill
 from models.encoding.semantics import writes_of
 
 FILTER_READS = {"alive": "alive", "dead": "alive", "faction": "faction", "not_faction": "faction",
-                "initial_faction": "role", "role": "role", "not_role": "role"}
+                "initial_faction": "role", "role": "role", "not_role": "role", "dying": "dying",
+                "neighbour_of": "alive", "strength": "role", "vote_weights": "votes"}
+# ballots: who votes (alive, or a status that keeps the vote), their weights, extra votes
+BALLOT_READS = {"ballot", "votes", "received", "alive", "status"}
 
 
 def reads_of(x: Any) -> set[str]:
@@ -34,6 +37,12 @@ def reads_of(x: Any) -> set[str]:
                     out.add(f"label:{name}")
         if key == "counter" and isinstance(v, str):
             out.add(f"counter:{v}")
+        if key == "counter" and isinstance(v, list) and v and isinstance(v[0], str):
+            out.add(f"counter:{v[0]}")   # the per-player counter filter [name, op, value]
+        if key in ("voted_for", "top_voted", "votes_for"):
+            out |= BALLOT_READS
+        if key == "distinct":
+            out |= {"faction", "role"}
         if key == "holds":
             out.add("item")
         if key == "opaque":

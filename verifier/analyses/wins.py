@@ -16,8 +16,9 @@ from .pending import is_active
 
 
 def _trace_skills(cx: Context):
+    # a skill that writes nothing modelled (feedback, disguise, extra uses) only stutters a trace
     return [s for s in cx.rs.skills if (is_active(s) or (s.trigger or {}).get("event") in ("phase_start", "phase_end"))
-            and not s.is_opaque]
+            and not s.is_opaque and cx.world.writes(s)]
 
 
 class ImpossibleWin(Analysis):
@@ -88,7 +89,9 @@ class SimultaneousWin(Analysis):
             ordered = set()
         depth = int(rs.bounds["depth"])
         winners = [n for n, f in sorted(rs.factions.items()) if f.win]
-        for a, b in combinations(winners, 2):
+        for j, (a, b) in enumerate(combinations(winners, 2)):
+            if cx.shard and j % cx.shard[1] != cx.shard[0]:
+                continue
             if a in ordered and b in ordered:
                 continue
             if rs.factions[a].shares_win or rs.factions[b].shares_win:
