@@ -48,6 +48,9 @@ def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, 
     world = World(rs, players)
     solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
     _strengthen(world, solver, cache)
+    if os.environ.get("VERIFIER_TIMING"):
+        import sys
+        print(f"  world and derived invariants: {time.time() - t0:.1f} s", file=sys.stderr)
     cx = Context(rs, world, solver, lang=lang, cache=cache)
     wanted = set(kinds) if kinds else None
     by_kind = {a.kind: a for a in ANALYSES}
@@ -57,11 +60,15 @@ def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, 
         if progress:
             progress(kind)
         cx.shard = tuple(int(x) for x in share.split("/")) if share else None
+        t1 = time.time()
         for f in by_kind[kind]().run(cx):
             # an undecided question is never silenced: unknown findings pass every filter
             if wanted and f.kind not in wanted and f.kind != "unknown":
                 continue
             findings.append(f)
+        if os.environ.get("VERIFIER_TIMING"):
+            import sys
+            print(f"  {name}: {time.time() - t1:.1f} s", file=sys.stderr)
     if os.environ.get("VERIFIER_TIMING"):
         import sys
         print(f"group {names[0]}…: {time.time() - t0:.1f} s", file=sys.stderr)
