@@ -63,6 +63,9 @@ class _Resolver:
             if key in f:
                 of = f[key].get("of") if isinstance(f[key], dict) else f[key]
                 self.who(of, path + (key,))
+        if isinstance(f.get("used_tag_on"), dict):
+            self.who(f["used_tag_on"].get("on"), path + ("used_tag_on", "on"))
+            self.need("tag", f["used_tag_on"].get("tag"), path + ("used_tag_on", "tag"))
         if isinstance(f.get("strength"), dict):
             self.num(f["strength"].get("value"), path + ("strength", "value"))
         if "counter" in f:

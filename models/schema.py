@@ -30,7 +30,7 @@ TAG_MEANINGS = (
 FILTER_KEYS = (
     "random", "alive", "other", "faction", "not_faction", "role", "not_role", "has_status", "lacks_status",
     "label", "not_label", "initial_faction", "holds", "dead",
-    "dying", "neighbour_of", "voted_for", "top_voted", "targeted", "strength", "counter", "any_of",
+    "dying", "neighbour_of", "voted_for", "top_voted", "targeted", "strength", "counter", "any_of", "used_tag_on",
 )
 
 SRC = {"oneOf": [{"type": "integer", "minimum": 1},

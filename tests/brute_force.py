@@ -83,6 +83,7 @@ class Bind:
             # sorted tuples, not sets: bindings name decision variables, which must be stable
             d["$used"] = tuple(sorted({(i, name) for i, name, _ in self.window}))
             d["$targeted_by"] = tuple(sorted({(t, name) for _, name, ts in self.window for t in ts}))
+            d["$window"] = tuple(sorted(self.window))
         if target is not None:
             d["target"] = target
         elif self.targets:
@@ -247,7 +248,7 @@ class Interp:
         if head == "any_of":
             return (False, True)
         if head in ("alive", "dying", "status", "label", "lost", "gained", "win", "lose", "opaque", "phase_is",
-                    "cause_is", "chance", "used", "targeted_by"):
+                    "cause_is", "chance", "used", "targeted_by", "used_tag_on"):
             return (False, True)
         if head == "random":     # the player a 随机 effect picks (-1: none of the slots)
             return tuple(range(-1, self.k))
@@ -617,6 +618,13 @@ class Interp:
             elif key == "targeted":
                 chosen = w.get("$targets") or ((w["target"],) if "target" in w else ())
                 ok = (i in chosen) == bool(val)
+            elif key == "used_tag_on":
+                tag = self.canon(val["tag"])
+                tagged = {s.name for s in self.rs.skills if tag in {self.canon(t) for t in s.tags}}
+                window = w.get("$window") or ()
+                ok = any(self.in_slot(st, j, g, w) and (
+                    any(u == i and name in tagged and j in ts for u, name, ts in window)
+                    or st[("used_tag_on", i, j, tag)]) for j, g in self.slots(val.get("on"), w))
             elif key == "strength":
                 ok = COMPARE[val.get("op", ">=")](self.strength(st, i), self.num(val.get("value", 0), w, st))
             elif key == "counter":

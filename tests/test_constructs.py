@@ -226,3 +226,19 @@ def test_a_player_out_with_keeps_vote_still_votes():
     top = world.sem.filter({"top_voted": True}, 2, {}, st)
     assert holds(world, fixed + [st[("status", 0, "虚体")]], world.sem.received(st, 2) == 1) is True
     assert holds(world, fixed + [z3.Not(st[("status", 0, "虚体")])], top) is False
+
+
+def test_used_tag_on_reads_the_scenarios_window():
+    raw = dict(ruleset().raw)
+    raw["tags"] = [{"name": "指定", "src": 2, "meaning": "targeted"}]
+    hit = {"name": "指", "src": 2, "timing": ["夜晚"], "tags": ["指定"], "targets": {"min": 1, "max": 1, "filter": {}},
+           "effects": [{"info": {"to": "target", "what": "x"}}]}
+    raw["roles"] = [dict(raw["roles"][0], skills=[hit]), raw["roles"][1]]
+    rs = _load(raw)
+    world = World(rs, K)
+    st = world.state()
+    window = {"$window": ((1, "指", (0,)), (2, "看票", ()))}
+    f = {"used_tag_on": {"on": "self", "tag": "指定"}}
+    assert holds(world, [], world.sem.filter(f, 1, {"self": 0, **window}, st)) is True
+    # P3 used an untagged skill: unknown only outside the window's record (others may have acted)
+    assert holds(world, [], world.sem.filter(f, 2, {"self": 0, **window}, st)) is None

@@ -139,6 +139,9 @@ class Semantics:
             elif key == "targeted":
                 chosen = b.get("$targets") or ((b["target"],) if "target" in b else ())
                 parts.append(self.true() if (i in chosen) == bool(val) else self.false())
+            elif key == "used_tag_on":
+                parts.append(z3.Or([z3.And(g, self.used_tag_on(i, j, self.canon(val["tag"]), b))
+                                    for j, g in self.slots(val.get("on"), b, st)] + [self.false()]))
             elif key == "strength":
                 parts.append(COMPARE[val.get("op", ">=")](self.strength(st, i), self.num(val.get("value", 0), b, st)))
             elif key == "counter":
@@ -146,6 +149,16 @@ class Semantics:
                 term = st[("counter", name)] if ("counter", name) in st.terms else st[("counter", name, i)]
                 parts.append(COMPARE[op](term, self.num(value, b, st)))
         return z3.And(parts) if parts else self.true()
+
+    def used_tag_on(self, i: int, j: int, tag: str, b: dict) -> z3.BoolRef:
+        """i used a skill with the tag on j in the current window: known from the scenario's
+        uses when it has them, unknown otherwise (traces have no windows)."""
+        window = b.get("$window")
+        if window is not None:
+            tagged = {s.name for s in self.rs.skills if tag in {self.canon(t) for t in s.tags}}
+            return self.true() if any(u == i and name in tagged and j in ts for u, name, ts in window) \
+                else z3.Bool(f"used_tag_on|{i}|{j}|{tag}", self.ctx)
+        return z3.Bool(f"used_tag_on|{i}|{j}|{tag}", self.ctx)
 
     # ---- seats, ballots, strength --------------------------------------------------------
     def neighbour(self, st: State, i: int, j: int, living: bool) -> z3.BoolRef:

@@ -45,6 +45,7 @@ class Binding:
             # sorted tuples, not sets: bindings name decision variables, which must be stable
             d["$used"] = tuple(sorted({(i, name) for i, name, _ in self.window}))
             d["$targeted_by"] = tuple(sorted({(t, name) for _, name, ts in self.window for t in ts}))
+            d["$window"] = tuple(sorted(self.window))
         if self.targets:
             d["$targets"] = self.targets
         if target is not None:
