@@ -938,27 +938,22 @@ class Interp:
             new = spec.min
         return st.set({key: new})
 
-    def _e_vote_weight(self, e, a, st, w, pc):
-        got = self.slots(a.get("who", "self"), w)
+    def _vote_count(self, head: str, a, st, w, pc, default_who):
+        got = self.slots(a.get("who", default_who), w)
         if not pc:
             return st
         val = self.num(a.get("value", 1), w, st)
         upd = {}
         for i, g in got:
             if self.in_slot(st, i, g, w):
-                upd[("votes", i)] = val if a.get("op") == "set" else st[("votes", i)] + val
+                upd[(head, i)] = val if a.get("op") == "set" else st[(head, i)] + val
         return st.set(upd)
 
+    def _e_vote_weight(self, e, a, st, w, pc):
+        return self._vote_count("votes", a, st, w, pc, "self")
+
     def _e_received_votes(self, e, a, st, w, pc):
-        got = self.slots(a.get("who"), w)
-        if not pc:
-            return st
-        val = self.num(a.get("value", 1), w, st)
-        upd = {}
-        for i, g in got:
-            if self.in_slot(st, i, g, w):
-                upd[("received", i)] = val if a.get("op") == "set" else st[("received", i)] + val
-        return st.set(upd)
+        return self._vote_count("received", a, st, w, pc, None)
 
     def _e_give_item(self, e, a, st, w, pc):
         to = self.one(a.get("to", "self"), w)

@@ -17,6 +17,15 @@ from models.loader import load_ruleset
 K = 4
 
 
+def _load(raw: dict):
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "ruleset.yaml"), "w", encoding="utf-8") as fh:
+            fh.write(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False))
+        with open(os.path.join(d, "source.txt"), "w", encoding="utf-8") as fh:
+            fh.write("# 来源: 用例\n甲、乙两种身份。\n")
+        return load_ruleset(d)
+
+
 def ruleset(extra_skill: dict | None = None, roles_strength=(10, None)):
     roles = [{"name": "甲", "src": 2, "faction": "甲阵营", "strength": roles_strength[0]},
              {"name": "乙", "src": 2, "faction": "乙阵营", "strength": roles_strength[1]}]
@@ -33,12 +42,7 @@ def ruleset(extra_skill: dict | None = None, roles_strength=(10, None)):
            "counters": [{"name": "票", "src": 2, "scope": "per_player", "initial": 0}],
            "terms": [{"name": "幻影", "kind": "undefined", "src": 2}],
            "roles": roles}
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "ruleset.yaml"), "w", encoding="utf-8") as fh:
-            fh.write(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False))
-        with open(os.path.join(d, "source.txt"), "w", encoding="utf-8") as fh:
-            fh.write("# 来源: 用例\n甲、乙两种身份。\n")
-        return load_ruleset(d)
+    return _load(raw)
 
 
 def holds(world: World, fixed: list, term) -> bool | None:
@@ -165,12 +169,7 @@ def test_status_blocks_only_skills_with_the_tags():
     raw["tags"] = [{"name": "普通", "src": 2, "meaning": "normal"}, {"name": "团队", "src": 2, "meaning": "team"}]
     raw["statuses"] = [{"name": "牵制", "src": 2, "blocks_tags": ["普通"], "except_tags": ["团队"]}]
     raw["roles"] = [dict(raw["roles"][0], skills=raw_skills), raw["roles"][1]]
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "ruleset.yaml"), "w", encoding="utf-8") as fh:
-            fh.write(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False))
-        with open(os.path.join(d, "source.txt"), "w", encoding="utf-8") as fh:
-            fh.write("# 来源: 用例\n甲、乙两种身份。\n")
-        rs = load_ruleset(d)
+    rs = _load(raw)
     world = World(rs, K)
     from models.encoding.world import Binding
     st = world.state()
@@ -188,15 +187,6 @@ def test_vote_weights_sum_a_groups_votes():
     fixed += [st[("alive", i)] == a for i, a in enumerate((True, True, True, False))]
     term = world.sem.num({"vote_weights": {"alive": True}}, {}, st)
     assert holds(world, fixed, term == 3) is True
-
-
-def _load(raw: dict):
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "ruleset.yaml"), "w", encoding="utf-8") as fh:
-            fh.write(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False))
-        with open(os.path.join(d, "source.txt"), "w", encoding="utf-8") as fh:
-            fh.write("# 来源: 用例\n甲、乙两种身份。\n")
-        return load_ruleset(d)
 
 
 def test_initial_faction_is_the_dealt_identitys_after_a_flip():

@@ -493,27 +493,22 @@ class Semantics:
             new = z3.If(new < spec.min, spec.min, new)
         return st.set(self._upd(st, key, pc, new))
 
-    def _e_vote_weight(self, e, a, st, b, pc):
+    def _vote_count(self, head: str, a, st, b, pc, default_who):
+        """Add to or set a per-player vote number: the votes one casts or extra votes received."""
         upd = {}
         val = self.num(a.get("value", 1), b, st)
-        for i, g in self.slots(a.get("who", "self"), b, st):
-            cur = st[("votes", i)]
-            new = val if a.get("op") == "set" else cur + val
+        for i, g in self.slots(a.get("who", default_who), b, st):
+            new = val if a.get("op") == "set" else st[(head, i)] + val
             if isinstance(new, z3.ArithRef) and new.is_real():
                 new = z3.ToInt(new)
-            upd |= self._upd(st, ("votes", i), z3.And(pc, g), new)
+            upd |= self._upd(st, (head, i), z3.And(pc, g), new)
         return st.set(upd)
 
+    def _e_vote_weight(self, e, a, st, b, pc):
+        return self._vote_count("votes", a, st, b, pc, "self")
+
     def _e_received_votes(self, e, a, st, b, pc):
-        upd = {}
-        val = self.num(a.get("value", 1), b, st)
-        for i, g in self.slots(a.get("who"), b, st):
-            cur = st[("received", i)]
-            new = val if a.get("op") == "set" else cur + val
-            if isinstance(new, z3.ArithRef) and new.is_real():
-                new = z3.ToInt(new)
-            upd |= self._upd(st, ("received", i), z3.And(pc, g), new)
-        return st.set(upd)
+        return self._vote_count("received", a, st, b, pc, None)
 
     def _e_give_item(self, e, a, st, b, pc):
         to = self.one(a.get("to", "self"), b, st)
