@@ -7,9 +7,9 @@ from .sorts import State
 
 
 def concrete(model: z3.ModelRef, st: State, sorts) -> dict:
+    keys = sorted(st.terms, key=repr)
     out = {}
-    for key in sorted(st.terms, key=repr):
-        val = model.eval(st.terms[key], model_completion=True)
+    for key, val in zip(keys, _eval_all(model, [st.terms[k] for k in keys], sorts)):
         if key[0] == "faction":
             out[key] = sorts.faction_name(val)
         elif key[0] in ("role", "dealt"):
@@ -23,6 +23,22 @@ def concrete(model: z3.ModelRef, st: State, sorts) -> dict:
         else:
             out[key] = str(val)
     return out
+
+
+def _eval_all(model: z3.ModelRef, terms: list, sorts) -> list:
+    """Evaluate many terms in one call. A state's terms share most of their structure
+    (a trace unrolls into nested choices); evaluated one by one, z3 walks the shared part
+    again for every term. Packed into one tuple, it walks it once."""
+    if len(terms) < 2:
+        return [model.eval(t, model_completion=True) for t in terms]
+    cache = sorts.__dict__.setdefault("_packs", {})
+    sig = tuple(t.sort().sexpr() for t in terms)
+    if sig not in cache:
+        dt = z3.Datatype(f"Pack{len(cache)}", ctx=sorts.ctx)
+        dt.declare("pack", *[(f"f{i}", t.sort()) for i, t in enumerate(terms)])
+        cache[sig] = dt.create()
+    packed = model.eval(cache[sig].pack(*terms), model_completion=True)
+    return [packed.arg(i) for i in range(len(terms))]
 
 
 def bool_value(model: z3.ModelRef, term) -> bool:

@@ -151,11 +151,16 @@ class Trace:
 @dataclass
 class Unrolled:
     """A dealt game after setup, unrolled depth steps; built once per world and skill set,
-    then asked about many goals in one solver session."""
+    then asked about many goals. Each goal gets a fresh solver over these constraints:
+    measured on zemu, that is about 1.7x faster than one incremental session (a fresh
+    solver preprocesses the whole formula; an incremental one cannot)."""
     trans: Transitions
     states: list[State]
     sels: list
-    session: object
+    constraints: list
+
+
+TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
 
 
 def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill]) -> Unrolled:
@@ -163,7 +168,6 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill]) -> U
     cache = world.__dict__.setdefault("_unrolled", {})
     if key in cache:
         return cache[key]
-    from .solver import Session
     once = setup_skills(world)
     trans = Transitions(world, [s for s in skills if s not in once]).build()
     init = world.state("init")
@@ -176,7 +180,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill]) -> U
         cs += extra
         sels.append(sel)
         states.append(st)
-    cache[key] = Unrolled(trans, states, sels, Session(solver, cs, rlimit=solver.rlimit * 20))
+    cache[key] = Unrolled(trans, states, sels, cs)
     return cache[key]
 
 
@@ -185,7 +189,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     u = unrolled(world, solver, depth, skills)
     trans, states, sels = u.trans, u.states, u.sels
     reached = z3.Or([goal(s) for s in states])
-    ans = u.session.check([reached], purpose)
+    ans = solver.check(u.constraints + [reached], purpose, rlimit=solver.rlimit * TRACE_BUDGET)
     if not ans.sat:
         return Trace(ans)
     m = ans.model
