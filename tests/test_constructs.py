@@ -2,28 +2,20 @@
 constructs, checked on concrete states against their plain definitions."""
 from __future__ import annotations
 
-import os
-import tempfile
 from itertools import product
 
 import pytest
-import yaml
 import z3
 
 from models.encoding.reach import Transitions
 from models.encoding.world import World
-from models.loader import load_ruleset
+from inline_rulesets import load_inline
 
 K = 4
 
 
 def _load(raw: dict):
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "ruleset.yaml"), "w", encoding="utf-8") as fh:
-            fh.write(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False))
-        with open(os.path.join(d, "source.txt"), "w", encoding="utf-8") as fh:
-            fh.write("# 来源: 用例\n甲、乙两种身份。\n")
-        return load_ruleset(d)
+    return load_inline(raw, "# 来源: 用例\n甲、乙两种身份。\n")
 
 
 def ruleset(extra_skill: dict | None = None, roles_strength=(10, None)):

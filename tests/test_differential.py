@@ -39,7 +39,7 @@ from models.encoding.semantics import Unbound
 from models.encoding.scenarios import Pin, Use, order_question
 from models.encoding.solver import Solver
 from models.encoding.world import Binding, World
-from models.loader import load_ruleset
+from inline_rulesets import load_inline
 from verifier.analyses.base import Context
 from verifier.analyses.contradiction import Contradiction
 
@@ -290,12 +290,7 @@ def rulesets(draw, max_factions=3, max_statuses=3, max_roles=3, allow_counter=Tr
 
 # ---- helpers --------------------------------------------------------------------------------
 def load(raw: dict):
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "ruleset.yaml"), "w", encoding="utf-8") as fh:
-            fh.write(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False))
-        with open(os.path.join(d, "source.txt"), "w", encoding="utf-8") as fh:
-            fh.write("# 来源: 随机生成 | 作者: hypothesis\n随机生成的规则。\n（本规则由测试生成。）\n")
-        return load_ruleset(d)
+    return load_inline(raw, "# 来源: 随机生成 | 作者: hypothesis\n随机生成的规则。\n（本规则由测试生成。）\n")
 
 
 def dump(raw: dict) -> str:

@@ -31,14 +31,19 @@ def _eval_all(model: z3.ModelRef, terms: list, sorts) -> list:
     again for every term. Packed into one tuple, it walks it once."""
     if len(terms) < 2:
         return [model.eval(t, model_completion=True) for t in terms]
+    packed = model.eval(pack(terms, sorts), model_completion=True)
+    return [packed.arg(i) for i in range(len(terms))]
+
+
+def pack(terms: list, sorts) -> z3.ExprRef:
+    """Many terms as one (a tuple), so z3 can walk their shared structure once."""
     cache = sorts.__dict__.setdefault("_packs", {})
     sig = tuple(t.sort().sexpr() for t in terms)
     if sig not in cache:
         dt = z3.Datatype(f"Pack{len(cache)}", ctx=sorts.ctx)
         dt.declare("pack", *[(f"f{i}", t.sort()) for i, t in enumerate(terms)])
         cache[sig] = dt.create()
-    packed = model.eval(cache[sig].pack(*terms), model_completion=True)
-    return [packed.arg(i) for i in range(len(terms))]
+    return cache[sig].pack(*terms)
 
 
 def bool_value(model: z3.ModelRef, term) -> bool:

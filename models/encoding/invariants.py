@@ -26,7 +26,8 @@ class Fact:
 def _touched(pre: State, post: State) -> set:
     out = set()
     for key, term in post.terms.items():
-        if not term.eq(pre.terms[key]):
+        before = pre.terms[key]
+        if term is not before and not term.eq(before):
             out.add((key[0],) if key[0] in ("role", "faction") else (key[0], key[-1]))
     return out
 
@@ -84,6 +85,7 @@ def houdini(world: World, solver: Solver, facts: list[Fact], purpose: str,
     if only is not None:
         steps = steps[:-2]  # votes and settling were checked with these facts before
     session = Session(solver, world.realizable(pre), rlimit=solver.rlimit * 5)
+    over_pre = {}   # each fact built once over the pre-state (steps share it)
     changed = True
     while changed and alive:
         changed = False
@@ -92,7 +94,10 @@ def houdini(world: World, solver: Solver, facts: list[Fact], purpose: str,
             exposed = [c for c in alive if not c.reads or c.reads & touched]
             if not exposed:
                 continue  # the step writes nothing these facts read
-            hyp = [c.build(pre) for c in alive] + [en]
+            for c in alive:
+                if c.name not in over_pre:
+                    over_pre[c.name] = c.build(pre)
+            hyp = [over_pre[c.name] for c in alive] + [en]
             kept, unknown = _prune(session, hyp, exposed, post, f"{purpose}-step")
             if unknown:
                 return [], unknown

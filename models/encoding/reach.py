@@ -8,7 +8,7 @@ from itertools import product
 import z3
 
 from ..domain import Skill
-from .decode import concrete
+from .decode import concrete, pack
 from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import State
@@ -66,7 +66,7 @@ class Transitions:
     world: World
     skills: list[Skill]
     moves: list[Move] = field(default_factory=list)
-    enabled_of: dict = field(default_factory=dict)
+    _template: tuple | None = None
 
     def build(self) -> "Transitions":
         for s in self.skills:
@@ -87,7 +87,8 @@ class Transitions:
         ok.append(w.sem.filter({"top_voted": True}, i, {}, voted))
         return z3.And([guard] + ok), new.set(cast)
 
-    def step(self, st: State, sel: z3.ArithRef) -> tuple[State, list]:
+    def relation(self, st: State, sel: z3.ArithRef) -> tuple[State, z3.BoolRef]:
+        """The state after the move numbered sel, and "that move is possible"."""
         w = self.world
         results: list[tuple[z3.BoolRef, State]] = []
         for idx, mv in enumerate(self.moves):
@@ -111,16 +112,36 @@ class Transitions:
             except Unbound:
                 continue
             results.append((z3.And(sel == idx, guard), new))
-            self.enabled_of.setdefault(id(st), []).append(z3.And(sel == idx, guard))
         merged = {}
-        for key in st.terms:
-            term = st.terms[key]
+        for key, before in st.terms.items():
+            term = before
             for g, new in reversed(results):
-                if not new.terms[key].eq(st.terms[key]):
-                    term = z3.If(g, new.terms[key], term)
+                after = new.terms[key]
+                # unchanged terms are shared objects: `is` first, z3's (slower) eq only if not
+                if after is not before and not after.eq(before):
+                    term = z3.If(g, after, term)
             merged[key] = term
         # the chosen move must be possible: a trace never shows a move that did nothing
-        return State(merged), [z3.Or(self.enabled_of.pop(id(st), []) + [z3.BoolVal(False, w.ctx)])]
+        return State(merged), z3.Or([g for g, _ in results] + [z3.BoolVal(False, w.ctx)])
+
+    def step(self, st: State, sel: z3.ArithRef) -> tuple[State, list]:
+        """relation() for this state: built once over a state of fresh variables, then
+        instantiated per step by substitution (z3 does that much faster than rebuilding
+        every effect in Python). Unknown values an effect writes (havoc) are renamed per
+        step, so every step still writes values of its own."""
+        if self._template is None:
+            made = len(self.world.factory.made)
+            pre, sel0 = self.world.state("move"), z3.Int("move_template", self.world.ctx)
+            post, possible = self.relation(pre, sel0)
+            keys = sorted(pre.terms, key=repr)
+            self._template = (pre, sel0, keys, pack([post[k] for k in keys] + [possible], self.world.sorts),
+                              self.world.factory.made[made:])
+        pre, sel0, keys, packed, havoc = self._template
+        pairs = [(pre[k], st[k]) for k in keys if not pre[k].eq(st[k])] + [(sel0, sel)] + \
+                [(h, z3.FreshConst(h.sort(), prefix="havoc")) for h in havoc]
+        got = z3.substitute(packed, *pairs)
+        terms = [got.arg(i) for i in range(len(keys) + 1)]
+        return State(dict(zip(keys, terms[:-1]))), [terms[-1]]
 
 
 def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
@@ -172,7 +193,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill]) -> U
     trans = Transitions(world, [s for s in skills if s not in once]).build()
     init = world.state("init")
     st, setup_cs = after_setup(world, init, once)
-    cs = world.initial(init) + setup_cs
+    cs = world.initial(init) + setup_cs + symmetry_breaking(world, init)
     states, sels = [st], []
     for t in range(depth):
         sel = z3.Int(f"move_{t}", world.ctx)
@@ -182,6 +203,29 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill]) -> U
         states.append(st)
     cache[key] = Unrolled(trans, states, sels, cs)
     return cache[key]
+
+
+def symmetry_breaking(world: World, init: State) -> list:
+    """Slots are interchangeable: the encoding treats every slot alike (bindings, goals and
+    the deal range over all of them), so renaming the slots of a trace gives a trace. A
+    search may then start only from deals whose roles are in slot order: a k! smaller
+    space to rule out. With seats (neighbours, a seat next to someone) only turning and
+    mirroring the ring keep a game the same: the smallest role sits in slot 0 and the
+    next seat's role is not larger than the previous seat's."""
+    sorts, k = world.sorts, world.k
+    names = sorted(sorts.roles)
+
+    def rank(i: int):
+        term = z3.IntVal(len(names), world.ctx)
+        for n in reversed(range(len(names))):
+            term = z3.If(init[("role", i)] == sorts.roles[names[n]], n, term)
+        return term
+    ranks = [rank(i) for i in range(k)]
+    if k < 2:
+        return []
+    if world.vocab.seats:
+        return [ranks[0] <= r for r in ranks[1:]] + [ranks[1] <= ranks[k - 1]]
+    return [ranks[i] <= ranks[i + 1] for i in range(k - 1)]
 
 
 def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill]) -> Trace:
@@ -299,9 +343,9 @@ def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[St
                 continue
             g = z3.And(choice, en)
             chosen.append((g, en))
-            after = State({key: (z3.If(g, nxt.terms[key], after.terms[key])
-                                 if not nxt.terms[key].eq(after.terms[key]) else after.terms[key])
-                           for key in after.terms})
+            after = State({key: (z3.If(g, nxt.terms[key], term)
+                                 if nxt.terms[key] is not term and not nxt.terms[key].eq(term) else term)
+                           for key, term in after.terms.items()})
         if (s.trigger or {}).get("event") == "setup" and chosen:
             # a setup trigger happens whenever its holder is in the game
             cs.append(z3.Implies(z3.Or([en for _, en in chosen]), z3.Or([g for g, _ in chosen])))

@@ -18,6 +18,7 @@ from ..domain import Ruleset
 
 Key = tuple
 BALLOT_WORDS = {"voted_for", "top_voted", "votes_for", "received_votes"}
+SEAT_WORDS = {"neighbour_of", "next_to"}
 
 
 def _changes_role(e) -> bool:
@@ -78,6 +79,7 @@ class Vocabulary:
     gained: list[str]
     ballots: bool = False    # the text reads who voted for whom
     dealt: bool = False      # identities can change: the dealt one is kept ("dealt", i)
+    seats: bool = False      # the text reads seats (a ring in slot order): slots are not interchangeable
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -87,7 +89,7 @@ class Vocabulary:
                          for uid in rs.granted_by(e)[0]})
         return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
                           sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS),
-                          any(_changes_role(e) for e in rs.effects()))
+                          any(_changes_role(e) for e in rs.effects()), _mentions(rs.raw, SEAT_WORDS))
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,7 @@ class StateFactory:
     vocab: Vocabulary
     counter: int = 0
     havoc_count: int = field(default=0)
+    made: list = field(default_factory=list)   # every havoc value, in order (renamed per trace step)
 
     def fresh_state(self, prefix: str) -> State:
         ctx, v = self.sorts.ctx, self.vocab
@@ -155,4 +158,6 @@ class StateFactory:
     def havoc(self, key: Key, like: z3.ExprRef) -> z3.ExprRef:
         """A fresh unknown value for a variable an opaque effect writes."""
         self.havoc_count += 1
-        return z3.FreshConst(like.sort(), prefix=f"havoc_{key[0]}")
+        made = z3.FreshConst(like.sort(), prefix=f"havoc_{key[0]}")
+        self.made.append(made)
+        return made
