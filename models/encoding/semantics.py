@@ -187,12 +187,17 @@ class Semantics:
     def strength(self, st: State, i: int) -> z3.ArithRef:
         """The identity's 强度值; a role whose strength the text does not give has an unknown
         one (one value per role, the same throughout)."""
-        term = z3.RealVal(0, self.ctx)
-        for name, role in sorted(self.rs.roles.items()):
-            val = z3.RealVal(role.strength, self.ctx) if role.strength is not None else \
-                z3.ToReal(z3.Int(f"strength|{name}", self.ctx))  # whole points, like the ones the texts give
-            term = z3.If(st[("role", i)] == self.sorts.roles[name], val, term)
-        return term
+        role_term = st[("role", i)]
+        cache = self.__dict__.setdefault("_strength", {})
+        key = role_term.get_id()
+        if key not in cache:
+            term = z3.RealVal(0, self.ctx)
+            for name, role in sorted(self.rs.roles.items()):
+                val = z3.RealVal(role.strength, self.ctx) if role.strength is not None else \
+                    z3.ToReal(z3.Int(f"strength|{name}", self.ctx))  # whole points, like the ones the texts give
+                term = z3.If(role_term == self.sorts.roles[name], val, term)
+            cache[key] = (role_term, term)  # keep the term alive so its id is not reused
+        return cache[key][1]
 
     def initial_faction(self, st: State, i: int) -> z3.ExprRef:
         """The faction of the identity dealt to i (初始身份的阵营)."""
