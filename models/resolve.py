@@ -63,6 +63,10 @@ class _Resolver:
             if key in f:
                 of = f[key].get("of") if isinstance(f[key], dict) else f[key]
                 self.who(of, path + (key,))
+        for i, sub in enumerate(f.get("any") or []):
+            self.filter(sub, path + ("any", i))
+        if "if" in f:
+            self.cond(f["if"], path + ("if",))
         if isinstance(f.get("used_tag_on"), dict):
             self.who(f["used_tag_on"].get("on"), path + ("used_tag_on", "on"))
             self.need("tag", f["used_tag_on"].get("tag"), path + ("used_tag_on", "tag"))

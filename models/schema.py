@@ -31,6 +31,7 @@ FILTER_KEYS = (
     "random", "alive", "other", "faction", "not_faction", "role", "not_role", "has_status", "lacks_status",
     "label", "not_label", "initial_faction", "holds", "dead",
     "dying", "neighbour_of", "voted_for", "top_voted", "targeted", "strength", "counter", "any_of", "used_tag_on",
+    "any", "if",
 )
 
 SRC = {"oneOf": [{"type": "integer", "minimum": 1},

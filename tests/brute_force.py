@@ -625,6 +625,10 @@ class Interp:
                 ok = any(self.in_slot(st, j, g, w) and (
                     any(u == i and name in tagged and j in ts for u, name, ts in window)
                     or st[("used_tag_on", i, j, tag)]) for j, g in self.slots(val.get("on"), w))
+            elif key == "any":
+                ok = any(self.filter(sub, i, w, st) for sub in val)
+            elif key == "if":
+                ok = self.cond(val, w, st)
             elif key == "strength":
                 ok = COMPARE[val.get("op", ">=")](self.strength(st, i), self.num(val.get("value", 0), w, st))
             elif key == "counter":

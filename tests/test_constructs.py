@@ -210,17 +210,38 @@ def test_a_player_out_with_keeps_vote_still_votes():
     assert holds(world, fixed + [z3.Not(st[("status", 0, "虚体")])], top) is False
 
 
-def test_used_tag_on_reads_the_scenarios_window():
+def _with_targeted_skill() -> World:
+    """The case ruleset where 甲 has 指, a [指定] skill."""
     raw = dict(ruleset().raw)
     raw["tags"] = [{"name": "指定", "src": 2, "meaning": "targeted"}]
     hit = {"name": "指", "src": 2, "timing": ["夜晚"], "tags": ["指定"], "targets": {"min": 1, "max": 1, "filter": {}},
            "effects": [{"info": {"to": "target", "what": "x"}}]}
     raw["roles"] = [dict(raw["roles"][0], skills=[hit]), raw["roles"][1]]
-    rs = _load(raw)
-    world = World(rs, K)
+    return World(_load(raw), K)
+
+
+def test_used_tag_on_reads_the_scenarios_window():
+    world = _with_targeted_skill()
     st = world.state()
     window = {"$window": ((1, "指", (0,)), (2, "看票", ()))}
     f = {"used_tag_on": {"on": "self", "tag": "指定"}}
     assert holds(world, [], world.sem.filter(f, 1, {"self": 0, **window}, st)) is True
     # P3 used an untagged skill: unknown only outside the window's record (others may have acted)
     assert holds(world, [], world.sem.filter(f, 2, {"self": 0, **window}, st)) is None
+
+
+def test_any_and_if_filters_choose_by_the_situation():
+    # 若投票出局选投票者，否则选对自己使用过[指定]技能者 (one filter, two situations)
+    world = _with_targeted_skill()
+    st = world.state()
+    f = {"any": [{"voted_for": "self", "if": {"cause": "投票出局"}},
+                 {"used_tag_on": {"on": "self", "tag": "指定"}, "if": {"not": {"cause": "投票出局"}}}]}
+    ballots = [st[("ballot", 1)] == 0, st[("ballot", 2)] == 3, st[("alive", 1)], st[("alive", 2)]]
+    window = {"$window": ((2, "指", (0,)),)}
+    voted_out = {"self": 0, "$cause": "投票出局", **window}
+    other_out = {"self": 0, "$cause": "毒药", **window}
+    assert holds(world, ballots, world.sem.filter(f, 1, voted_out, st)) is True    # voted for P1
+    assert holds(world, ballots, world.sem.filter(f, 2, voted_out, st)) is False   # voted elsewhere
+    assert holds(world, ballots, world.sem.filter(f, 2, other_out, st)) is True    # used 指 on P1
+    assert holds(world, ballots, world.sem.filter(f, 1, other_out, st)) is None    # not in the record
+    assert holds(world, [], world.sem.filter({"any": []}, 1, voted_out, st)) is False

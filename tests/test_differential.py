@@ -66,13 +66,18 @@ STATS: Counter = Counter()   # what the questions answered, printed at the end (
 
 # ---- strategies -----------------------------------------------------------------------------
 @st.composite
-def filters(draw, w):
+def filters(draw, w, depth=1):
     keys = draw(st.lists(st.sampled_from(["alive", "other", "faction", "not_faction", "has_status",
-                                          "lacks_status", "role", "dying", "top_voted", "targeted"]),
+                                          "lacks_status", "role", "dying", "top_voted", "targeted"]
+                                         + (["any", "if"] if depth else [])),
                          max_size=2, unique=True))
     f = {}
     for key in keys:
-        if key == "alive":
+        if key == "any":
+            f[key] = draw(st.lists(filters(w, 0), max_size=2))
+        elif key == "if":
+            f[key] = {"count": draw(filters(w, 0)), "op": draw(OPS), "value": draw(st.integers(0, 3))}
+        elif key == "alive":
             f[key] = draw(st.booleans())
         elif key in ("other", "targeted"):
             f[key] = True

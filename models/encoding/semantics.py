@@ -142,6 +142,10 @@ class Semantics:
             elif key == "used_tag_on":
                 parts.append(z3.Or([z3.And(g, self.used_tag_on(i, j, self.canon(val["tag"]), b))
                                     for j, g in self.slots(val.get("on"), b, st)] + [self.false()]))
+            elif key == "any":
+                parts.append(z3.Or([self.filter(sub, i, b, st) for sub in val] + [self.false()]))
+            elif key == "if":
+                parts.append(self.cond(val, b, st))
             elif key == "strength":
                 parts.append(COMPARE[val.get("op", ">=")](self.strength(st, i), self.num(val.get("value", 0), b, st)))
             elif key == "counter":

@@ -28,7 +28,8 @@ class OpaqueInteraction(Analysis):
             yield Finding(
                 kind=self.kind, severity="info", verdict="unknown", subjects=(s.name,),
                 message=f"{cx.skill_text(s)}含无法形式化的部分（{'；'.join(t for t in texts if t)[:60] or '条件'}），"
-                        f"它与{len(partners)}个技能的交互未判定" + (f"（如{'、'.join(partners[:4])}）" if partners else "") + "。",
+                        + (f"它与{len(partners)}个技能的交互未判定（如{'、'.join(partners[:4])}）。" if partners else
+                           "这部分的效果未判定（同一时段内没有与它读写相同状态的技能）。"),
                 message_en=f"'{s.name}' is partly opaque; its interactions with {len(partners)} skills are undecided.",
                 locations=cx.locs(s.where), key=("opaque", s.uid),
             )
