@@ -213,6 +213,8 @@ def symmetry_breaking(world: World, init: State) -> list:
     mirroring the ring keep a game the same: the smallest role sits in slot 0 and the
     next seat's role is not larger than the previous seat's."""
     sorts, k = world.sorts, world.k
+    if k < 2:
+        return []
     names = sorted(sorts.roles)
 
     def rank(i: int):
@@ -221,8 +223,6 @@ def symmetry_breaking(world: World, init: State) -> list:
             term = z3.If(init[("role", i)] == sorts.roles[names[n]], n, term)
         return term
     ranks = [rank(i) for i in range(k)]
-    if k < 2:
-        return []
     if world.vocab.seats:
         return [ranks[0] <= r for r in ranks[1:]] + [ranks[1] <= ranks[k - 1]]
     return [ranks[i] <= ranks[i + 1] for i in range(k - 1)]

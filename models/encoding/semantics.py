@@ -191,29 +191,27 @@ class Semantics:
     def strength(self, st: State, i: int) -> z3.ArithRef:
         """The identity's 强度值; a role whose strength the text does not give has an unknown
         one (one value per role, the same throughout)."""
-        role_term = st[("role", i)]
-        cache = self.__dict__.setdefault("_strength", {})
-        key = role_term.get_id()
-        if key not in cache:
-            term = z3.RealVal(0, self.ctx)
-            for name, role in sorted(self.rs.roles.items()):
-                val = z3.RealVal(role.strength, self.ctx) if role.strength is not None else \
-                    z3.ToReal(z3.Int(f"strength|{name}", self.ctx))  # whole points, like the ones the texts give
-                term = z3.If(role_term == self.sorts.roles[name], val, term)
-            cache[key] = (role_term, term)  # keep the term alive so its id is not reused
-        return cache[key][1]
+        return self._by_role("strength", st[("role", i)], lambda name, role: (
+            z3.RealVal(role.strength, self.ctx) if role.strength is not None else
+            z3.ToReal(z3.Int(f"strength|{name}", self.ctx))), z3.RealVal(0, self.ctx))  # whole points, like the texts'
 
     def initial_faction(self, st: State, i: int) -> z3.ExprRef:
         """The faction of the identity dealt to i (初始身份的阵营)."""
         dealt = st.get(("dealt", i))
-        dealt = st[("role", i)] if dealt is None else dealt
-        cache = self.__dict__.setdefault("_initial_faction", {})
-        key = dealt.get_id()
+        return self._by_role("initial_faction", st[("role", i)] if dealt is None else dealt,
+                             lambda name, role: self.sorts.factions[self.canon(role.faction)],
+                             self.sorts.factions[sorted(self.sorts.factions)[0]])
+
+    def _by_role(self, what: str, role_term, value, default) -> z3.ExprRef:
+        """A value per role for the role term, as an If-chain built once per term (effects ask
+        for it again and again on the same slot)."""
+        cache = self.__dict__.setdefault(f"_{what}", {})
+        key = role_term.get_id()
         if key not in cache:
-            term = self.sorts.factions[sorted(self.sorts.factions)[0]]
+            term = default
             for name, role in sorted(self.rs.roles.items()):
-                term = z3.If(dealt == self.sorts.roles[name], self.sorts.factions[self.canon(role.faction)], term)
-            cache[key] = (dealt, term)  # keep the term alive so its id is not reused
+                term = z3.If(role_term == self.sorts.roles[name], value(name, role), term)
+            cache[key] = (role_term, term)  # keep the term alive so its id is not reused
         return cache[key][1]
 
     def num(self, n: Any, b: dict, st: State) -> z3.ArithRef:
