@@ -339,6 +339,32 @@ class Interp:
                     out.add(s.owner_role)
         return out
 
+    def receivers(self, item: str) -> set[str] | None:
+        """Roles that take the item themselves (or gain a skill that does), or None (anyone may)."""
+        cache = self.__dict__.setdefault("_receivers_of", {})
+        if item not in cache:
+            cache[item] = self._receivers(item)
+        return cache[item]
+
+    def _receivers(self, item: str) -> set[str] | None:
+        out: set[str] = set()
+        for s in self.rs.skills:
+            for e in s.all_effects():
+                a = e.args if isinstance(e.args, dict) else {}
+                if e.kind == "opaque" and any(str(w) in ("item", f"item:{item}") for w in a.get("writes") or []):
+                    return None
+                if e.kind == "give_item" and self.canon(a.get("item", "")) == item:
+                    role = s.owner_role or (self.canon((s.owner or {})["role"]) if "role" in (s.owner or {}) else None)
+                    if a.get("to", "self") != "self" or not role:
+                        return None
+                    out.add(role)
+                    if s.uid in self.gained:
+                        more = self.gainers(s.uid)
+                        if more is None:
+                            return None
+                        out |= more
+        return out
+
     def becomes(self, roles: set[str]) -> set[str]:
         """The roles these can turn into by their own identity changes."""
         edges: dict[str, set[str]] = {}
@@ -461,6 +487,9 @@ class Interp:
                     return False
             elif key[0] == "item":
                 if not (-1 <= st[key] < k):
+                    return False
+                receivers = self.receivers(key[1])
+                if receivers is not None and st[key] != -1 and st[("role", st[key])] not in self.becomes(receivers):
                     return False
             elif key[0] in ("win", "lose"):
                 if st[key]:

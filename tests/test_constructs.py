@@ -245,3 +245,19 @@ def test_any_and_if_filters_choose_by_the_situation():
     assert holds(world, ballots, world.sem.filter(f, 2, other_out, st)) is True    # used 指 on P1
     assert holds(world, ballots, world.sem.filter(f, 1, other_out, st)) is None    # not in the record
     assert holds(world, [], world.sem.filter({"any": []}, 1, voted_out, st)) is False
+
+
+@pytest.mark.parametrize("to, restricted", [("self", True), ("target", False)])
+def test_an_item_only_its_takers_can_hold(to, restricted):
+    # 兑换 (仅限甲): only 甲 takes the card for itself; handing it to a target lets anyone hold it
+    raw = dict(ruleset().raw)
+    raw["items"] = [{"name": "卡", "src": 2, "count": 1}]
+    take = {"name": "兑换", "src": 2, "owner": {"role": "甲"}, "timing": ["夜晚"],
+            "effects": [{"give_item": {"item": "卡", "to": to}}]}
+    if to == "target":
+        take["targets"] = {"min": 1, "max": 1, "filter": {}}
+    raw["skills"] = [take]
+    world = World(_load(raw), K)
+    st = world.state()
+    held_by_b = [st[("item", "卡")] == 1, st[("role", 1)] == world.sorts.roles["乙"]]
+    assert holds(world, world.realizable(st) + held_by_b, z3.BoolVal(True, world.ctx)) is (not restricted)

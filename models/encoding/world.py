@@ -148,6 +148,37 @@ class World:
                     out.add(s.owner_role)
         return out
 
+    def receivers(self, item: str) -> set[str] | None:
+        """Roles that can come to hold the item (their own skills give it to themselves, or
+        roles that gain such a skill), or None when some effect hands it to others, a shared
+        skill gives it, or an opaque effect writes it."""
+        cache = self.__dict__.setdefault("_receivers_of", {})
+        if item not in cache:
+            cache[item] = self._receivers(item)
+        return cache[item]
+
+    def _receivers(self, item: str) -> set[str] | None:
+        out: set[str] = set()
+        for s in self.rs.skills:
+            for e in s.all_effects():
+                a = e.args if isinstance(e.args, dict) else {}
+                writes = [str(w) for w in a.get("writes") or []] if e.kind == "opaque" else []
+                if "item" in writes or f"item:{item}" in writes:
+                    return None
+                if e.kind != "give_item" or self.sem.canon(a.get("item", "")) != item:
+                    continue
+                # a skill of a role, or a shared skill only that role holds (owner: {role: R})
+                role = s.owner_role or (self.sem.canon((s.owner or {})["role"]) if "role" in (s.owner or {}) else None)
+                if a.get("to", "self") != "self" or not role:
+                    return None
+                out.add(role)
+                if s.uid in self.vocab.gained:
+                    more = self.gainers(s.uid)
+                    if more is None:
+                        return None
+                    out |= more
+        return out
+
     def becomes(self, roles: set[str]) -> set[str]:
         """The roles these can turn into through their own identity changes (closure)."""
         edges: dict[str, set[str]] = {}
@@ -271,6 +302,12 @@ class World:
                     cs.append(st[key] <= spec.max)
         for it in self.vocab.items:
             cs.append(z3.And(st[("item", it)] >= -1, st[("item", it)] < self.k))
+            receivers = self.receivers(it)
+            if receivers is not None:
+                # only a player whose own skill takes the item can hold it (or what they turn into)
+                ok = sorted(r for r in self.becomes(receivers) if r in sorts.roles)
+                cs += [z3.Implies(st[("item", it)] == i, z3.Or([st[("role", i)] == sorts.roles[r] for r in ok] +
+                                                             [z3.BoolVal(False, self.ctx)])) for i in range(self.k)]
         for f in self.vocab.factions:
             cs.append(z3.Not(st[("win", f)]))
             cs.append(z3.Not(st[("lose", f)]))
