@@ -67,9 +67,10 @@ STATS: Counter = Counter()   # what the questions answered, printed at the end (
 # ---- strategies -----------------------------------------------------------------------------
 @st.composite
 def filters(draw, w, depth=1):
+    # any/if nest filters and conditions: drawn now and then only (they make cases much larger)
+    nested = ["any", "if"] if depth and chance(draw, 4) else []
     keys = draw(st.lists(st.sampled_from(["alive", "other", "faction", "not_faction", "has_status",
-                                          "lacks_status", "role", "dying", "top_voted", "targeted"]
-                                         + (["any", "if"] if depth else [])),
+                                          "lacks_status", "role", "dying", "top_voted", "targeted"] + nested),
                          max_size=2, unique=True))
     f = {}
     for key in keys:
