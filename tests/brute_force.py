@@ -327,6 +327,14 @@ class Interp:
         p = self.produced["role"]
         return name not in p and "*" not in p
 
+    def only_role(self, skill) -> str | None:
+        """The one role that holds the skill: a role's own skill, or a shared one with
+        owner: {role: R}; None when players of other roles may hold it."""
+        if skill.owner_role:
+            return skill.owner_role
+        owner = skill.owner or {}
+        return self.canon(owner["role"]) if "role" in owner else None
+
     def gainers(self, uid: str) -> set[str] | None:
         """Roles that gain the skill through their own skills, or None (anyone may)."""
         out: set[str] = set()
@@ -334,9 +342,10 @@ class Interp:
             for e in s.all_effects():
                 a = e.args if isinstance(e.args, dict) else {}
                 if e.kind == "gain_skill" and uid in self.granted(e)[0]:
-                    if a.get("who", "self") != "self" or not s.owner_role:
+                    role = self.only_role(s)
+                    if a.get("who", "self") != "self" or not role:
                         return None
-                    out.add(s.owner_role)
+                    out.add(role)
         return out
 
     def receivers(self, item: str) -> set[str] | None:
@@ -354,7 +363,7 @@ class Interp:
                 if e.kind == "opaque" and any(str(w) in ("item", f"item:{item}") for w in a.get("writes") or []):
                     return None
                 if e.kind == "give_item" and self.canon(a.get("item", "")) == item:
-                    role = s.owner_role or (self.canon((s.owner or {})["role"]) if "role" in (s.owner or {}) else None)
+                    role = self.only_role(s)
                     if a.get("to", "self") != "self" or not role:
                         return None
                     out.add(role)

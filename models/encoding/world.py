@@ -135,6 +135,14 @@ class World:
         """True when a slot with this role has held it since the start of the game."""
         return name not in self.produced["role"] and "*" not in self.produced["role"]
 
+    def only_role(self, skill) -> str | None:
+        """The one role that holds the skill: a role's own skill, or a shared one with
+        owner: {role: R}; None when players of other roles may hold it."""
+        if skill.owner_role:
+            return skill.owner_role
+        owner = skill.owner or {}
+        return self.sem.canon(owner["role"]) if "role" in owner else None
+
     def gainers(self, uid: str) -> set[str] | None:
         """Roles that can gain the skill (their own skills grant it to themselves), or None
         when some effect grants it to other players or a shared skill does."""
@@ -143,9 +151,10 @@ class World:
             for e in s.all_effects():
                 a = e.args if isinstance(e.args, dict) else {}
                 if e.kind == "gain_skill" and uid in self.rs.granted_by(e)[0]:
-                    if a.get("who", "self") != "self" or not s.owner_role:
+                    role = self.only_role(s)
+                    if a.get("who", "self") != "self" or not role:
                         return None
-                    out.add(s.owner_role)
+                    out.add(role)
         return out
 
     def receivers(self, item: str) -> set[str] | None:
@@ -167,8 +176,7 @@ class World:
                     return None
                 if e.kind != "give_item" or self.sem.canon(a.get("item", "")) != item:
                     continue
-                # a skill of a role, or a shared skill only that role holds (owner: {role: R})
-                role = s.owner_role or (self.sem.canon((s.owner or {})["role"]) if "role" in (s.owner or {}) else None)
+                role = self.only_role(s)
                 if a.get("to", "self") != "self" or not role:
                     return None
                 out.add(role)
