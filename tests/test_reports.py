@@ -81,6 +81,7 @@ def test_sarif_shape(report, doc) -> None:
     log = json.loads(write_sarif(report))
     assert log["version"] == "2.1.0" and len(log["runs"]) == 1
     run = log["runs"][0]
+    assert run["automationDetails"] == {"id": "bansha-verifier/s11/"}
     driver = run["tool"]["driver"]
     assert driver["name"] == "bansha-verifier"
     kinds = by_kind()
@@ -89,6 +90,7 @@ def test_sarif_shape(report, doc) -> None:
     assert set(rule_ids) == {f["kind"] for f in doc["findings"]}
     for rule in driver["rules"]:
         assert rule["shortDescription"]["text"] == kinds[rule["id"]].summary
+        assert kinds[rule["id"]].summary in rule["help"]["text"] and rule["help"]["markdown"]
     levels = {"error": "error", "warning": "warning", "info": "note"}
     assert len(run["results"]) == len(doc["findings"])
     for res, f in zip(run["results"], doc["findings"]):
@@ -98,14 +100,80 @@ def test_sarif_shape(report, doc) -> None:
         assert res["message"]["text"] == f["message"]
         assert res["partialFingerprints"] == {"findingId/v1": f["id"]}
         assert res["properties"]["verdict"] == f["verdict"] and res["properties"]["subjects"] == f["subjects"]
+        assert len(res["locations"]) == 1
         assert _uris(res) == [(loc["file"], loc["line"]) for loc in f["locations"]]
+        assert [r["id"] for r in res.get("relatedLocations", [])] == list(range(1, len(f["locations"])))
         assert "suppressions" not in res
     assert {u for res in run["results"] for u, _ in _uris(res)} == {"rulesets/s11/source.txt", "rulesets/s11/ruleset.yaml"}
 
 
 def _uris(res: dict) -> list[tuple[str, int]]:
     return [(loc["physicalLocation"]["artifactLocation"]["uri"], loc["physicalLocation"]["region"]["startLine"])
-            for loc in res["locations"]]
+            for loc in res["locations"] + res.get("relatedLocations", [])]
+
+
+# What GitHub code scanning requires of an upload, as a subset of the SARIF 2.1.0 schema
+# (the full schema is not available offline): per run a tool driver with rules, a category,
+# results with a rule, a message, one primary physical location and well-formed related ones.
+_PHYSICAL = {"type": "object", "required": ["physicalLocation"], "properties": {
+    "id": {"type": "integer", "minimum": -1},
+    "physicalLocation": {"type": "object", "required": ["artifactLocation"], "properties": {
+        "artifactLocation": {"type": "object", "required": ["uri"], "properties": {"uri": {"type": "string"}}},
+        "region": {"type": "object", "required": ["startLine"],
+                   "properties": {"startLine": {"type": "integer", "minimum": 1}}}}}}}
+_TEXT = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string", "minLength": 1}}}
+GITHUB_SARIF = {
+    "type": "object", "required": ["version", "runs"],
+    "properties": {"version": {"const": "2.1.0"}, "$schema": {"type": "string"}, "runs": {"type": "array", "items": {
+        "type": "object", "required": ["tool", "results", "automationDetails"],
+        "properties": {
+            "automationDetails": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "minLength": 1}}},
+            "tool": {"type": "object", "required": ["driver"], "properties": {"driver": {
+                "type": "object", "required": ["name", "rules"], "properties": {
+                    "name": {"type": "string"}, "semanticVersion": {"type": "string"},
+                    "rules": {"type": "array", "items": {
+                        "type": "object", "required": ["id", "shortDescription", "help"], "properties": {
+                            "id": {"type": "string"}, "shortDescription": _TEXT, "fullDescription": _TEXT,
+                            "help": {"type": "object", "required": ["text"],
+                                     "properties": {"text": {"type": "string"}, "markdown": {"type": "string"}}},
+                            "defaultConfiguration": {"type": "object", "properties": {
+                                "level": {"enum": ["none", "note", "warning", "error"]}}}}}}}}}},
+            "results": {"type": "array", "items": {
+                "type": "object", "required": ["ruleId", "message", "locations"], "properties": {
+                    "ruleId": {"type": "string"}, "ruleIndex": {"type": "integer", "minimum": 0},
+                    "level": {"enum": ["none", "note", "warning", "error"]}, "message": _TEXT,
+                    "locations": {"type": "array", "minItems": 1, "maxItems": 1, "items": _PHYSICAL},
+                    "relatedLocations": {"type": "array", "items": {**_PHYSICAL, "required": ["id", "physicalLocation"]}},
+                    "partialFingerprints": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "baselineState": {"enum": ["new", "unchanged", "updated", "absent"]},
+                    "suppressions": {"type": "array", "items": {
+                        "type": "object", "required": ["kind"],
+                        "properties": {"kind": {"enum": ["inSource", "external"]}}}}}}}}}}}}
+
+
+def test_sarif_github_shape(report, extended) -> None:
+    import jsonschema
+    from verifier.reports.sarif import sarif_log
+    log = sarif_log([report, replace(extended, ruleset={**extended.ruleset, "id": "other"})])
+    jsonschema.validate(log, GITHUB_SARIF)
+    # GitHub rejects several runs of one tool that share a category
+    ids = [run["automationDetails"]["id"] for run in log["runs"]]
+    assert ids == ["bansha-verifier/s11/", "bansha-verifier/other/"]
+    for run in log["runs"]:
+        for res in run["results"]:
+            related = [r["id"] for r in res.get("relatedLocations", [])]
+            assert len(related) == len(set(related))
+
+
+def test_sarif_baseline_state(report) -> None:
+    class Known(Report):
+        def baseline_state(self, f):
+            return "unchanged" if f.kind == "assumption" else "new"
+    known = Known(ruleset=report.ruleset, bounds=report.bounds, findings=report.findings)
+    run = json.loads(write_sarif(known))["runs"][0]
+    assert {r["baselineState"] for r in run["results"] if r["ruleId"] == "assumption"} == {"unchanged"}
+    assert {r["baselineState"] for r in run["results"] if r["ruleId"] != "assumption"} == {"new"}
+    assert all("baselineState" not in r for r in json.loads(write_sarif(report))["runs"][0]["results"])
 
 
 def test_sarif_suppression(extended) -> None:
@@ -180,3 +248,13 @@ def test_html_in_headless_chromium(rs, report, doc, tmp_path) -> None:
     for f in doc["findings"]:
         assert f'id="f-{f["id"]}"' in dom and html.escape(f["message"], quote=False) in dom
     assert 'id="graph"' in dom and dom.count('<circle class="node"') == len(rs.skills)
+
+
+def test_ci_example_uploads_sarif_per_ruleset() -> None:
+    import yaml
+    from verifier.reports.sarif import category
+    steps = yaml.safe_load(open("examples/ruleset-ci.yml", encoding="utf-8"))["jobs"]["verify"]["steps"]
+    check = next(s for s in steps if "--format sarif" in s.get("run", ""))
+    upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
+    assert upload["with"]["sarif_file"] in check["run"]
+    assert upload["with"]["category"] == category("${{ matrix.id }}")
