@@ -104,20 +104,35 @@ class Report:
     coverage: dict | None = None
     stats: dict | None = None
     passages: dict | None = None      # element -> digests, for the stale-encoding gate
+    known: frozenset[str] | None = None   # stable ids of a baseline; None: no baseline given
+
+    def baseline_state(self, f: Finding) -> str | None:
+        """"new", "unchanged" (in the baseline), or None without a baseline (SARIF's names)."""
+        if self.known is None:
+            return None
+        return "unchanged" if f.stable_id(self.ruleset["id"]) in self.known else "new"
 
     def summary(self) -> dict:
         active = [f for f in self.findings if not f.suppressed]
         s: dict[str, Any] = {sev: sum(1 for f in active if f.severity == sev) for sev in SEVERITIES}
         s["unknown"] = sum(1 for f in active if f.verdict == "unknown")
         s["suppressed"] = sum(1 for f in self.findings if f.suppressed)
+        if self.known is not None:   # only with a baseline, so committed documents stay as they are
+            s["new"] = sum(1 for f in active if self.baseline_state(f) == "new")
         if self.coverage is not None:
             s["coverage"] = self.coverage
         return s
 
     def to_json(self) -> dict:
         rid = self.ruleset["id"]
+        findings = []
+        for f in sorted(self.findings, key=sort_key):
+            d = f.to_json(rid)
+            if self.known is not None:
+                d["baseline"] = self.baseline_state(f)
+            findings.append(d)
         doc = {"schema": SCHEMA, "ruleset": self.ruleset, "bounds": self.bounds, "summary": self.summary(),
-               "findings": [f.to_json(rid) for f in sorted(self.findings, key=sort_key)]}
+               "findings": findings}
         if self.passages is not None:
             doc["passages"] = self.passages
         return doc

@@ -14,6 +14,7 @@ LABELS: dict[str, dict[str, str]] = {
            "about": "说明", "findings": "问题", "none": "未发现问题。", "roles": "角色", "steps": "步骤",
            "outcomes": "结果", "locations": "位置", "verdict": "判定", "id": "编号",
            "assumptions": "依赖的假设", "graph": "技能交互图",
+           "baseline": "基线", "new": "新", "unchanged": "已知",
            "graph_missing": "未能载入规则目录，无法绘制技能交互图。",
            "legend_trigger": "触发（效果产生另一技能监听的事件）", "legend_conflict": "冲突（结算顺序/矛盾）",
            "legend_loop": "无限触发循环", "legend_opaque": "含不透明效果的技能", "legend_extra": "状态等非技能元素",
@@ -25,6 +26,7 @@ LABELS: dict[str, dict[str, str]] = {
            "kind": "Kind", "count": "Count", "about": "About", "findings": "Findings", "none": "No findings.",
            "roles": "Roles", "steps": "Steps", "outcomes": "Outcomes", "locations": "Locations",
            "verdict": "Verdict", "id": "ID", "assumptions": "Assumptions",
+           "baseline": "Baseline", "new": "new", "unchanged": "known",
            "graph": "Skill interaction graph", "graph_missing": "The ruleset folder could not be loaded; no graph.",
            "legend_trigger": "trigger", "legend_conflict": "conflict (order / contradiction)",
            "legend_loop": "unbounded trigger loop", "legend_opaque": "skill with opaque effects",
@@ -79,7 +81,7 @@ def write_markdown(report: Report, lang: str = "zh") -> str:
     if not findings:
         out += [t["none"], ""]
     for n, f in enumerate(findings, 1):
-        out += _finding(f, n, rid, t, lang)
+        out += _finding(f, n, rid, t, lang, report.baseline_state(f))
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -87,6 +89,9 @@ def _summary(report: Report, t: dict[str, str], lang: str) -> list[str]:
     s = report.summary()
     heads = [severity_text(sev, lang) for sev in SEVERITIES] + [t["unknown"], t["suppressed"]]
     values = [s[sev] for sev in SEVERITIES] + [s["unknown"], s["suppressed"]]
+    if "new" in s:   # compared with a baseline
+        heads.append(t["new"])
+        values.append(s["new"])
     rows = [f"## {t['summary']}", "", "| " + " | ".join(heads) + " |", "|" + "---:|" * len(heads),
             "| " + " | ".join(str(v) for v in values) + " |"]
     per_kind = Counter(f.kind for f in report.findings if not f.suppressed)
@@ -96,13 +101,17 @@ def _summary(report: Report, t: dict[str, str], lang: str) -> list[str]:
     return rows
 
 
-def _finding(f: Finding, n: int, rid: str, t: dict[str, str], lang: str) -> list[str]:
+def _finding(f: Finding, n: int, rid: str, t: dict[str, str], lang: str, state: str | None = None) -> list[str]:
     head = [f"{n}. {severity_text(f.severity, lang)}", f"`{f.kind}`"]
     if f.subjects:
         head.append("、".join(map(inline, f.subjects)))
+    if state:
+        head.append(t[state])
     out = ["### " + " · ".join(head), "",
            f"- {t['verdict']}{t['sep']}{verdict_text(f.verdict, lang)}",
            f"- {t['id']}{t['sep']}`{f.stable_id(rid)}`"]
+    if state:
+        out.append(f"- {t['baseline']}{t['sep']}{t[state]}")
     if f.suppressed:
         out.append(f"- {t['suppressed']}{t['sep']}{inline(f.suppressed)}")
     out += ["", inline(message_of(f, lang)), ""]
