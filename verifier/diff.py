@@ -7,12 +7,12 @@ import json
 import os
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from models.domain import Ruleset
 from models.loader import load_ruleset
 
-from .findings import Finding, Report
+from .findings import Finding, Location, Report
 
 
 @dataclass
@@ -112,10 +112,14 @@ def stale_elements(old: Ruleset, new: Ruleset) -> list[str]:
 
 def compare(old_dir: str, new_dir: str) -> tuple[Diff, Report, Report]:
     with tempfile.TemporaryDirectory() as tmp:
-        old_rs = load_ruleset(materialize(old_dir, os.path.join(tmp, "old")))
-        new_rs = load_ruleset(materialize(new_dir, os.path.join(tmp, "new")))
+        old_path, new_path = materialize(old_dir, os.path.join(tmp, "old")), materialize(new_dir, os.path.join(tmp, "new"))
+        old_rs, new_rs = load_ruleset(old_path), load_ruleset(new_path)
         from .engine import check
         old_rep, new_rep = check(old_rs), check(new_rs)
+    # a version read from git lives in a temporary folder: name its files as REV:path instead
+    for rep, path, spec in ((old_rep, old_path, old_dir), (new_rep, new_path, new_dir)):
+        if path != spec:
+            rep.findings = [_relocated(f, path, spec.rstrip("/")) for f in rep.findings]
     d = Diff()
     rid = new_rs.id
     old_by = {f.stable_id(old_rs.id): f for f in old_rep.findings}
@@ -147,6 +151,12 @@ def compare(old_dir: str, new_dir: str) -> tuple[Diff, Report, Report]:
     return d, old_rep, new_rep
 
 
+def _relocated(f: Finding, folder: str, spec: str) -> Finding:
+    locs = tuple(Location(spec + loc.file[len(folder):], loc.line) if loc.file.startswith(folder) else loc
+                 for loc in f.locations)
+    return replace(f, locations=locs)
+
+
 def _outcomes(f: Finding) -> str:
     if f.scenario and f.scenario.get("outcomes"):
         return "（" + "；".join(f.scenario["outcomes"]) + "）"
@@ -154,16 +164,19 @@ def _outcomes(f: Finding) -> str:
 
 
 def render(d: Diff) -> str:
+    """One line per finding in the shape of `check`: file:line: 严重度 kind message."""
     out = [f"新增 {len(d.introduced)}，解决 {len(d.resolved)}，改变 {len(d.changed)}；"
            f"修改的技能 {len(d.skills_changed)}；过期编码 {len(d.stale)}"]
-    for f in d.introduced:
-        out.append(f"+ [{f.severity}/{f.kind}] {f.message}")
-    for f in d.resolved:
-        out.append(f"- [{f.severity}/{f.kind}] {f.message}")
-    for a, b in d.changed:
-        out.append(f"~ [{b.severity}/{b.kind}] {b.message}")
+    for mark, found in (("+", d.introduced), ("-", d.resolved), ("~", [b for _, b in d.changed])):
+        out += [f"{mark} {_line(f)}" for f in found]
     for line in d.interactions:
         out.append(f"  交互 {line}")
     for key in d.stale:
         out.append(f"! 过期编码：{key} 所引用的原文已改变，但编码未更新")
     return "\n".join(out) + "\n"
+
+
+def _line(f: Finding) -> str:
+    from .reports.text_report import SEV_ZH
+    where = f"{f.locations[0].file}:{f.locations[0].line}: " if f.locations else ""
+    return f"{where}{SEV_ZH[f.severity]} {f.kind} {f.message}"
