@@ -24,14 +24,19 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check", help="检查一个规则目录")
     c.add_argument("ruleset")
-    c.add_argument("--format", choices=["text", "json", "md", "sarif", "html"], default="text")
+    c.add_argument("--format", choices=["text", "json", "md", "sarif", "html", "short"], default="text",
+                   help="text：给人读的报告；short：每个问题一行 path:line: 严重度 kind 说明（供脚本与编辑器）")
     c.add_argument("--fail-on", choices=list(SEVERITIES) + ["never"], default="error")
     c.add_argument("--only", action="append", help="只运行这些检查（finding 类型）")
     c.add_argument("--players", type=int)
     c.add_argument("--baseline", help="以此 findings JSON 为基线，只对新出现的问题失败")
     c.add_argument("--lang", choices=["zh", "en"], default="zh")
     c.add_argument("--output", "-o")
-    c.add_argument("--quiet", action="store_true", help="不显示进度")
+    c.add_argument("--quiet", action="store_true", help="不显示进度；文本报告只列问题与结尾一行结果")
+    c.add_argument("--progress", action="store_true", help="stderr 不是终端时也显示进度（逐行输出）")
+    c.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                   help="文本报告的颜色（auto：仅在终端上且未设 NO_COLOR 时）")
+    c.add_argument("--all", action="store_true", help="逐条列出编码采用的假设（默认只列名称与数量）")
     c.add_argument("--incremental", action="store_true", help="复用 .cache/verifier/ 中未受修改影响的结论")
     cov = sub.add_parser("coverage", help="编码覆盖率报告")
     cov.add_argument("ruleset")
@@ -137,22 +142,34 @@ def _diff(args) -> int:
 def _check(args, rs) -> int:
     from .engine import check
     from .reports import WRITERS
-    progress = None
-    if not args.quiet and args.format == "text" and sys.stderr.isatty():
-        progress = lambda kind: print(f"… {kind}", file=sys.stderr, flush=True)  # noqa: E731
-    report = check(rs, kinds=args.only, progress=progress, players=args.players, lang=args.lang,
-                   incremental=args.incremental)
+    from .progress import Progress
+    with Progress(force=args.progress, quiet=args.quiet, lang=args.lang) as progress:
+        report = check(rs, kinds=args.only, progress=progress, players=args.players, lang=args.lang,
+                       incremental=args.incremental)
     writer = WRITERS.get(args.format)
     if writer is None:
         print(f"用法错误：格式 {args.format} 尚未实现", file=sys.stderr)
         return EXIT_BAD_INPUT
-    text = writer(report, lang=args.lang)
+    text = writer(report, lang=args.lang, **_text_options(args, rs))
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
             fh.write(text)
     else:
         sys.stdout.write(text)
     return _exit_code(report, args.fail_on, args.baseline, rs)
+
+
+def _text_options(args, rs) -> dict:
+    """Colour and width for the text report: a terminal's when it goes to one, plain text otherwise."""
+    if args.format != "text":
+        return {}
+    from .reports.text_report import terminal_width, use_color
+    to_terminal = not args.output and sys.stdout.isatty()
+    color = {"always": True, "never": False}.get(args.color)
+    if color is None:
+        color = use_color(None, sys.stdout) and to_terminal
+    return {"color": color, "width": terminal_width(sys.stdout) if to_terminal else None,
+            "all_findings": args.all, "quiet": args.quiet, "source_lines": rs.source_lines}
 
 
 def _exit_code(report, fail_on: str, baseline: str | None, rs=None) -> int:

@@ -51,7 +51,7 @@ def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, 
     if os.environ.get("VERIFIER_TIMING"):
         import sys
         print(f"  world and derived invariants: {time.time() - t0:.1f} s", file=sys.stderr)
-    cx = Context(rs, world, solver, lang=lang, cache=cache)
+    cx = Context(rs, world, solver, lang=lang, cache=cache, progress=progress)
     wanted = set(kinds) if kinds else None
     by_kind = {a.kind: a for a in ANALYSES}
     findings: list[Finding] = []
@@ -69,6 +69,8 @@ def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, 
         if os.environ.get("VERIFIER_TIMING"):
             import sys
             print(f"  {name}: {time.time() - t1:.1f} s", file=sys.stderr)
+    if getattr(progress, "group_done", None):
+        progress.group_done()
     if os.environ.get("VERIFIER_TIMING"):
         import sys
         print(f"group {names[0]}…: {time.time() - t0:.1f} s", file=sys.stderr)
@@ -89,6 +91,8 @@ def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[s
         ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: z3 state is not shared
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
             first = pool.submit(_run_group, rs, groups[0], kinds, players, lang)
+            if getattr(progress, "elsewhere", None):
+                progress.elsewhere(groups[0])   # shown as running; its progress stays in that process
             rest = _run_group(rs, groups[1], kinds, players, lang, None, progress)
             results = [first.result(), rest]
     findings = [f for got in results for f in got[0]]

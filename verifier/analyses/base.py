@@ -20,6 +20,18 @@ class Context:
     notes: list[str] = field(default_factory=list)
     cache: object | None = None   # verifier.cache.Cache, for incremental re-checks
     shard: tuple[int, int] | None = None   # (i, n): an analysis that splits its questions takes the i-th of n
+    progress: object | None = None   # verifier.progress.Progress (or any callable): what the check is doing
+
+    def __post_init__(self) -> None:
+        bind = getattr(self.progress, "bind", None)
+        if bind is not None:
+            bind(self)   # the display reads the solver's query count from here
+
+    def tick(self, done: int, total: int) -> None:
+        """An analysis has answered `done` of its `total` questions (for the progress display)."""
+        tick = getattr(self.progress, "tick", None)
+        if tick is not None:
+            tick(done, total)
 
     def cached(self, purpose: str, skills: list, extra, compute, global_skills: bool = False) -> list[Finding]:
         """Findings of one question, from the cache when nothing it depends on changed."""

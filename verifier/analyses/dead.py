@@ -27,7 +27,8 @@ class DeadRule(Analysis):
 
     def run(self, cx: Context) -> Iterator[Finding]:
         probe: list = []   # built on the first cache miss only
-        for skill in cx.rs.skills:
+        for i, skill in enumerate(cx.rs.skills):
+            cx.tick(i, len(cx.rs.skills))
             if skill.is_opaque or skill.static:
                 continue
             yield from cx.cached("dead", [skill], None, lambda skill=skill: self._decide(cx, skill, probe))

@@ -89,7 +89,9 @@ class SimultaneousWin(Analysis):
             ordered = set()
         depth = int(rs.bounds["depth"])
         winners = [n for n, f in sorted(rs.factions.items()) if f.win]
-        for j, (a, b) in enumerate(combinations(winners, 2)):
+        pairs = list(combinations(winners, 2))
+        for j, (a, b) in enumerate(pairs):
+            cx.tick(j, len(pairs))
             if cx.shard and j % cx.shard[1] != cx.shard[0]:
                 continue
             if a in ordered and b in ordered:

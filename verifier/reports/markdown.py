@@ -5,7 +5,7 @@ from collections import Counter
 
 from ..analyses import by_kind
 from ..findings import KINDS, SEVERITIES, Finding, Report, sort_key
-from .text_report import SEV_ZH, VERDICT_ZH
+from .text_report import message_of, severity_text, verdict_text  # noqa: F401 (html, sarif import them from here)
 
 LABELS: dict[str, dict[str, str]] = {
     "zh": {"heading": "验证报告：{title}（{id}）", "sep": "：", "ruleset": "规则", "source": "原帖", "bounds": "界限",
@@ -41,18 +41,6 @@ _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_<|"})
 
 def labels(lang: str) -> dict[str, str]:
     return LABELS["en" if lang == "en" else "zh"]
-
-
-def severity_text(sev: str, lang: str) -> str:
-    return sev if lang == "en" else SEV_ZH[sev]
-
-
-def verdict_text(verdict: str, lang: str) -> str:
-    return verdict if lang == "en" else VERDICT_ZH[verdict]
-
-
-def message_of(f: Finding, lang: str) -> str:
-    return f.message_en if lang == "en" and f.message_en else f.message
 
 
 def kind_summary(kind: str) -> str:

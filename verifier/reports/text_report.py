@@ -1,48 +1,332 @@
-"""Readable Chinese text for a person at a terminal."""
+"""Readable text for a person at a terminal: coloured when it goes to one, wrapped to its width,
+errors first, each finding with the source lines it is about and the assumptions it rests on."""
 from __future__ import annotations
 
-from ..findings import Report, sort_key
+import io
+import os
+import re
+import shutil
+import sys
+from collections import Counter
+
+from rich.cells import cell_len, chop_cells
+from rich.console import Console
+from rich.text import Text
+
+from ..findings import SEVERITIES, Finding, Report, sort_key
 
 SEV_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
 VERDICT_ZH = {"proved": "已证明", "witnessed": "有实例", "unknown": "未知"}
 SEV_EN = {"error": "error", "warning": "warning", "info": "info"}
-LABELS_ZH = {"roles": "角色", "steps": "步骤", "outcomes": "结果", "see": "另见"}
-LABELS_EN = {"roles": "cast ", "steps": "step ", "outcomes": "result", "see": "see  "}
+# short names of the finding kinds, for headings and the progress display
+KIND_ZH = {"contradiction": "矛盾", "order-dependence": "结算顺序", "loop": "无限循环", "impossible-win": "无法获胜",
+           "simultaneous-win": "同时获胜", "dead-rule": "死规则", "missing-rule": "缺失规则",
+           "undefined-reference": "未定义术语", "inconsistent-text": "原文不一致", "setup": "开局配置",
+           "faq-mismatch": "疑问解答不符", "assumption": "假设", "unknown": "无法判定"}
+LABELS = {
+    "zh": {"ruleset": "规则", "source": "原帖", "bounds": "界限", "roles": "角色", "steps": "步骤", "outcomes": "结果",
+           "assumptions": "假设", "see": "另见", "suppressed": "已抑制", "new": "新", "more_lines": "另 {n} 行", "same": "同上一条，第 {lines} 行",
+           "bounds_text": "{players} 名玩家槽位，深度 {depth}，rlimit {rlimit}",
+           "coverage": "覆盖：技能 {semantic}/{skills} 完全语义化（{semantic_percent}%），段落 {mapped}/{passages} 已映射",
+           "collapsed": "编码采用的假设 {n} 条（原文未说明之处如何解读；--all 逐条列出）：",
+           "none": "未发现问题。", "summary": "结果：", "sep": "，", "unknown": "未知", "of_which": "（其中假设 {n}）"},
+    "en": {"ruleset": "Ruleset", "source": "Source", "bounds": "Bounds", "roles": "cast", "steps": "steps",
+           "outcomes": "result", "assumptions": "assumes", "see": "see", "suppressed": "suppressed", "new": "new",
+           "more_lines": "{n} more lines", "same": "as above, lines {lines}",
+           "bounds_text": "{players} player slots, depth {depth}, rlimit {rlimit}",
+           "coverage": "Coverage: skills {semantic}/{skills} fully semantic ({semantic_percent}%), "
+                       "passages {mapped}/{passages} mapped",
+           "collapsed": "{n} assumptions the encoding makes where the text is silent (--all lists them):",
+           "none": "No findings.", "summary": "Result: ", "sep": ", ", "unknown": "unknown",
+           "of_which": " (of which {n} assumptions)"},
+}
+SEV_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "cyan"}
+VERDICT_STYLE = {"proved": "green", "witnessed": "magenta", "unknown": "yellow"}
+MAX_QUOTED = 6     # source lines quoted per finding; the rest are named by number
+QUOTE_ROWS = 2     # a quoted line longer than this many screen rows is cut with …
+DEFAULT_WIDTH = 100
 
 
-def write_text(report: Report, lang: str = "zh") -> str:
+def severity_text(sev: str, lang: str) -> str:
+    return SEV_EN[sev] if lang == "en" else SEV_ZH[sev]
+
+
+def verdict_text(verdict: str, lang: str) -> str:
+    return verdict if lang == "en" else VERDICT_ZH[verdict]
+
+
+def message_of(f: Finding, lang: str) -> str:
+    return f.message_en if lang == "en" and f.message_en else f.message
+
+
+def use_color(color: bool | None, stream=None) -> bool:
+    """None means: colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    if color is not None:
+        return color
+    stream = stream or sys.stdout
+    return not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()
+
+
+def terminal_width(stream=None) -> int:
+    stream = stream or sys.stdout
+    if hasattr(stream, "isatty") and stream.isatty():
+        return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    return DEFAULT_WIDTH
+
+
+def source_lines_of(report: Report) -> list[str]:
+    """The lines of the post the report's source locations point into (empty if it is gone)."""
+    path = report.ruleset.get("source") or ""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read().splitlines()  # as the loader reads it, so line numbers agree
+    except OSError:
+        return []
+
+
+def baseline_states(report: Report) -> dict[int, str]:
+    """id(finding) -> "new"/"unchanged" when the report was compared with a baseline."""
+    state = getattr(report, "baseline_state", None)
+    if not callable(state):
+        return {}
+    return {id(f): s for f in report.findings if (s := state(f))}
+
+
+def collapsed(f: Finding) -> bool:
+    return f.severity == "info" and f.kind == "assumption"
+
+
+def write_text(report: Report, lang: str = "zh", color: bool | None = None, width: int | None = None,
+               all_findings: bool = False, quiet: bool = False, source_lines: list[str] | None = None,
+               **_opts) -> str:
+    """The report as text. color/width None: decided from stdout; all_findings: list every
+    assumption instead of counting them; quiet: no header or coverage, findings and the summary only."""
+    lang = "en" if lang == "en" else "zh"
+    t = LABELS[lang]
+    color = use_color(color)
+    page = _Page(width or terminal_width())
+    src = source_lines if source_lines is not None else source_lines_of(report)
+    states = baseline_states(report)
+    if not quiet:
+        _header(page, report, t)
+    findings = sorted(report.findings, key=sort_key)
+    folded = [] if all_findings else [f for f in findings if collapsed(f) and not f.suppressed]
+    shown = [f for f in findings if f not in folded]
+    for sev in SEVERITIES:
+        group = [f for f in shown if f.severity == sev]
+        fold = [f for f in folded if f.severity == sev]
+        if not group and not fold:
+            continue
+        count = sum(1 for f in group + fold if not f.suppressed)
+        page.rule(Text(f" {severity_text(sev, lang)} {count} ", style=SEV_STYLE[sev]))
+        for f in group:
+            _finding(page, f, report, src, states.get(id(f)), t, lang)
+        if fold:
+            _folded(page, fold, t)
+    if not findings:
+        page.para(Text(t["none"]))
+    if not quiet and report.coverage:
+        page.para(Text(t["coverage"].format(**report.coverage), style="dim"))
+    page.para(_summary_line(report, states, len(folded), t, lang))
+    return page.render(color)
+
+
+class _Page:
+    """Lines of styled text, each at most `width` cells, rendered once at the end."""
+
+    def __init__(self, width: int):
+        self.width = max(20, width)
+        self.lines: list[Text] = []
+        self.quoted: set[int] = set()   # source lines the previous finding quoted
+
+    def blank(self) -> None:
+        self.lines.append(Text())
+
+    def rule(self, title: Text) -> None:
+        line = Text.assemble(("──", "dim"), title)   # not Text("──", style=…) + title: its style would cover all
+        line.append("─" * max(0, self.width - cell_len(line.plain)), style="dim")
+        self.lines.append(line)
+
+    def para(self, text: Text, indent: int = 0, label: Text | str = "", label_width: int = 0) -> None:
+        """text wrapped to the page, `indent` cells in; a label in front of its first line."""
+        label = Text(label) if isinstance(label, str) else label
+        lead = max(label_width, cell_len(label.plain) + (1 if label.plain else 0))
+        for i, line in enumerate(wrap(text, self.width - indent - lead)):
+            front = label if i == 0 else Text()
+            self.lines.append(Text(" " * indent) + front + Text(" " * (lead - cell_len(front.plain))) + line)
+
+    def render(self, color: bool) -> str:
+        buf = io.StringIO()
+        con = Console(file=buf, width=self.width, force_terminal=color, no_color=not color,
+                      color_system="standard" if color else None, highlight=False, markup=False, emoji=False,
+                      legacy_windows=False, force_jupyter=False, force_interactive=False)
+        for line in self.lines:
+            line.rstrip()
+            con.print(line, soft_wrap=True)  # already wrapped: rich must not break it again
+        return buf.getvalue()
+
+
+# A unit that stays on one line: a run of Latin letters/digits, or one wide character, with
+# opening brackets glued to what follows and closing punctuation to what precedes (so no
+# line starts with ，or ）and none ends with 【).
+_OPEN, _CLOSE = "[(（【「《“‘〈", "])）】」》”’〉，。、；：！？,.;:!?…%"
+_TOKEN = re.compile(r"\s+|[\[【「][^\]】」\s]{1,10}[\]】」][" + re.escape(_CLOSE) + r"]*|[" + re.escape(_OPEN) + r"]*(?:[^\s" + re.escape(_OPEN + _CLOSE) +
+                    r"\u1100-\uffff]+|\S)[" + re.escape(_CLOSE) + r"]*")
+
+
+def wrap(text: Text, width: int) -> list[Text]:
+    """Break text into lines of at most width cells: between words of Latin text and between
+    any two characters of Chinese (rich breaks only at spaces, which Chinese rarely has)."""
+    width = max(4, width)
+    text = text.copy()
+    text.expand_tabs(4)   # a tab has no cell width of its own: the terminal would move to its stop
+    out: list[Text] = []
+    for para in text.split("\n", allow_blank=True):
+        plain = para.plain
+        cuts: list[int] = []
+        used = 0
+        for m in _TOKEN.finditer(plain):
+            tok, start = m.group(), m.start()
+            w = cell_len(tok)
+            if tok.isspace():
+                if used and used + w > width:
+                    cuts.append(m.end())   # break here; the spaces go
+                    used = 0
+                elif used:
+                    used += w
+                elif start:
+                    cuts.append(m.end())   # no spaces at the start of a line
+                continue
+            if used + w <= width:
+                used += w
+                continue
+            if used:
+                cuts.append(start)
+                used = 0
+            pos = start
+            for piece in chop_cells(tok, width)[:-1] if w > width else []:   # a token wider than a line
+                pos += len(piece)
+                cuts.append(pos)
+            used = cell_len(plain[pos:m.end()])
+        for line in para.divide(sorted(set(c for c in cuts if 0 < c < len(plain)))):
+            line.rstrip()
+            out.append(line)
+    return out
+
+
+def _header(page: _Page, report: Report, t: dict) -> None:
     rid = report.ruleset["id"]
-    s = report.summary()
-    b = report.bounds
-    en = lang == "en"
-    L = LABELS_EN if en else LABELS_ZH
-    if en:
-        out = [f"Ruleset: {report.ruleset['title']} ({rid})",
-               f"Bounds: {b['players']} player slots, depth {b['depth']}, rlimit {b['rlimit']}",
-               f"Result: {s['error']} errors, {s['warning']} warnings, {s['info']} info, {s['unknown']} unknown"
-               + (f", {s['suppressed']} suppressed" if s.get("suppressed") else ""), ""]
+    title = Text(f"{report.ruleset.get('title', rid)}", style="bold")
+    title.append(f"（{rid}）" if t is LABELS["zh"] else f" ({rid})")
+    page.para(title, label=Text(t["ruleset"], style="dim"), label_width=6)
+    if report.ruleset.get("source"):
+        page.para(Text(report.ruleset["source"]), label=Text(t["source"], style="dim"), label_width=6)
+    page.para(Text(t["bounds_text"].format(**report.bounds)), label=Text(t["bounds"], style="dim"), label_width=6)
+    page.blank()
+
+
+def _finding(page: _Page, f: Finding, report: Report, src: list[str], state: str | None, t: dict, lang: str) -> None:
+    head = Text()
+    head.append(severity_text(f.severity, lang), style=SEV_STYLE[f.severity] if not f.suppressed else "dim")
+    if lang == "zh":
+        head.append(f" {KIND_ZH.get(f.kind, f.kind)}", style="bold")
+        head.append(f" {f.kind}", style="dim")
     else:
-        out = [f"规则：{report.ruleset['title']}（{rid}）",
-               f"界限：{b['players']} 名玩家槽位，深度 {b['depth']}，rlimit {b['rlimit']}",
-               f"结果：错误 {s['error']}，警告 {s['warning']}，提示 {s['info']}，未知 {s['unknown']}"
-               + (f"，已抑制 {s['suppressed']}" if s.get("suppressed") else ""), ""]
-    for f in sorted(report.findings, key=sort_key):
-        msg = f.message_en if lang == "en" and f.message_en else f.message
-        sev = SEV_EN[f.severity] if lang == "en" else SEV_ZH[f.severity]
-        loc = f.locations[0]
-        tag = f"[{sev}/{f.kind}/{VERDICT_ZH[f.verdict] if lang != 'en' else f.verdict}]"
-        out.append(f"{loc.file}:{loc.line}: {tag} {msg}" + (f"（已抑制：{f.suppressed}）" if f.suppressed else ""))
-        if f.scenario:
-            for r in f.scenario.get("roles", []):
-                out.append(f"    {L['roles']}  {r}")
-            for st in f.scenario.get("steps", []):
-                out.append(f"    {L['steps']}  {st}")
-            for o in f.scenario.get("outcomes", []):
-                out.append(f"    {L['outcomes']}  {o}")
-        for extra in f.locations[1:4]:
-            out.append(f"    {L['see']}  {extra.file}:{extra.line}")
-    if report.coverage:
-        c = report.coverage
-        out.append("")
-        out.append(f"覆盖：技能 {c['semantic']}/{c['skills']} 完全语义化（{c['semantic_percent']}%），段落 {c['mapped']}/{c['passages']} 已映射")
-    return "\n".join(out) + "\n"
+        head.append(f" {f.kind}", style="bold")
+    head.append(" · ", style="dim")
+    head.append(verdict_text(f.verdict, lang), style=VERDICT_STYLE[f.verdict])
+    if state == "new":
+        head.append(f" · {t['new']}", style="bold magenta")
+    if f.locations:
+        head.append("  ")
+        head.append(f"{f.locations[0].file}:{f.locations[0].line}", style="blue")
+    page.para(head)
+    page.para(Text(message_of(f, lang), style="dim" if f.suppressed else ""), indent=2)
+    if f.suppressed:
+        page.para(Text(f"{t['suppressed']}：{f.suppressed}", style="dim italic"), indent=2)
+    source = report.ruleset.get("source")
+    quoted = [loc.line for loc in f.locations if loc.file == source]
+    if quoted and src:
+        _quote(page, quoted, src, t)
+        page.quoted = set(quoted)
+    label_width = max(cell_len(t[k]) for k in ("roles", "steps", "outcomes", "assumptions", "see")) + 2
+    for part in ("roles", "steps", "outcomes"):
+        for i, item in enumerate((f.scenario or {}).get(part) or []):
+            page.para(Text(str(item)), indent=2, label=Text(t[part] if i == 0 else "", style="dim"),
+                      label_width=label_width)
+    for i, a in enumerate(f.assumptions):
+        page.para(Text(a, style="italic"), indent=2, label=Text(t["assumptions"] if i == 0 else "", style="dim"),
+                  label_width=label_width)
+    others = [loc for loc in f.locations[1:] if loc.file != source]
+    if others:
+        page.para(Text("  ".join(f"{loc.file}:{loc.line}" for loc in others), style="blue"), indent=2,
+                  label=Text(t["see"], style="dim"), label_width=label_width)
+    page.blank()
+
+
+def _quote(page: _Page, lines: list[int], src: list[str], t: dict) -> None:
+    """The cited lines of the post, numbered as in the file; long lines cut to a few rows.
+    Lines the finding just above quoted are named, not repeated (neighbours often share a skill)."""
+    valid = [n for n in lines if 0 < n <= len(src)]
+    again = [n for n in valid if n in page.quoted]
+    shown = [n for n in valid if n not in page.quoted][:MAX_QUOTED]
+    gutter = max((len(str(n)) for n in shown + again), default=1) + 3
+    room = max(10, (page.width - 2 - gutter) * QUOTE_ROWS)
+    if again:
+        page.para(Text(t["same"].format(lines=_ranges(again)), style="dim"), indent=2,
+                  label=Text(f"{'':>{gutter - 3}} │", style="dim"), label_width=gutter)
+    for n in shown:
+        page.para(Text(_cut(src[n - 1].strip(), room), style="green"), indent=2,
+                  label=Text(f"{n:>{gutter - 3}} │", style="dim"), label_width=gutter)
+    rest = [n for n in valid if n not in shown and n not in again]
+    if rest:
+        page.para(Text(t["more_lines"].format(n=len(rest)) + "：" + _ranges(rest), style="dim"),
+                  indent=2 + gutter)
+
+
+def _ranges(lines: list[int]) -> str:
+    """80, 81, 82, 90 -> 80–82, 90"""
+    out: list[list[int]] = []
+    for n in sorted(set(lines)):
+        if out and n == out[-1][1] + 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in out)
+
+
+def _cut(text: str, cells: int) -> str:
+    if cell_len(text) <= cells:
+        return text
+    return chop_cells(text, cells - 1)[0] + "…"
+
+
+def _folded(page: _Page, fold: list[Finding], t: dict) -> None:
+    page.para(Text(t["collapsed"].format(n=len(fold)), style="dim"))
+    names = Counter("、".join(f.subjects) or f.kind for f in fold)
+    page.para(Text("、".join(n if c == 1 else f"{n}×{c}" for n, c in names.items())), indent=2)
+    page.blank()
+
+
+def _summary_line(report: Report, states: dict[int, str], folded: int, t: dict, lang: str) -> Text:
+    s = report.summary()
+    line = Text(t["summary"], style="bold")
+    parts: list[tuple[str, str]] = []
+    for sev in SEVERITIES:
+        word = severity_text(sev, lang)
+        parts.append((f"{word} {s[sev]}" if lang == "zh" else f"{s[sev]} {word}s" if sev != "info" else f"{s[sev]} info",
+                      SEV_STYLE[sev] if s[sev] else "dim"))
+        if sev == "info" and folded:
+            parts[-1] = (parts[-1][0] + t["of_which"].format(n=folded), parts[-1][1])
+    parts.append((f"{t['unknown']} {s['unknown']}" if lang == "zh" else f"{s['unknown']} unknown",
+                  "yellow" if s["unknown"] else "dim"))
+    if states:
+        new = sum(1 for f in report.findings if not f.suppressed and states.get(id(f)) == "new")
+        parts.append((f"{t['new']} {new}" if lang == "zh" else f"{new} new", "bold magenta" if new else "dim"))
+    if s.get("suppressed"):
+        parts.append((f"{t['suppressed']} {s['suppressed']}" if lang == "zh" else f"{s['suppressed']} suppressed", "dim"))
+    for i, (text, style) in enumerate(parts):
+        if i:
+            line.append(t["sep"])
+        line.append(text, style=style)
+    return line
