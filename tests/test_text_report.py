@@ -144,3 +144,26 @@ def test_progress_plain_lines_when_asked(rs) -> None:
         check(rs, kinds=["setup"], progress=p)
     text = err.getvalue()
     assert ESC not in text and "开局配置" in text and re.search(r"\d+\.\d s", text)
+
+
+def test_progress_brief_prints_only_start_and_end(rs) -> None:
+    """What `baseline` shows per ruleset in a log: one line as it starts, one as it ends."""
+    err = _Stream(tty=False)
+    with Progress(stream=err, force=True, detail=False, title="s11 (1/1)") as p:
+        check(rs, kinds=["setup", "assumption"], progress=p)
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 2 and all("s11 (1/1)：" in ln for ln in lines) and "完成" in lines[1]
+
+
+def test_progress_quiet_on_a_terminal(rs) -> None:
+    err = _Stream(tty=True)
+    with Progress(stream=err, quiet=True) as p:
+        check(rs, kinds=["setup"], progress=p)
+    assert err.getvalue() == ""
+
+
+def test_progress_live_on_a_terminal(rs) -> None:
+    err = _Stream(tty=True)
+    with Progress(stream=err) as p:
+        check(rs, kinds=["setup", "dead-rule"], progress=p)
+    assert ESC in err.getvalue() and "死规则" in err.getvalue()

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import os
-from typing import Callable
+from contextlib import nullcontext
+from typing import Callable, ContextManager
 
 from models.loader import load_ruleset
 
@@ -16,10 +17,10 @@ def bundled(root: str = "rulesets") -> list[str]:
     return sorted(d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "ruleset.yaml")))
 
 
-def render(ruleset_dir: str) -> dict[str, str]:
+def render(ruleset_dir: str, progress=None) -> dict[str, str]:
     """Every committed artefact of one ruleset: suffix -> text."""
     rs = load_ruleset(ruleset_dir)
-    report = check(rs)
+    report = check(rs, progress=progress)
     out = {}
     for fmt, suffix in OUTPUTS:
         writer = WRITERS.get(fmt)
@@ -32,14 +33,17 @@ def render(ruleset_dir: str) -> dict[str, str]:
 
 
 def regenerate(root: str = "rulesets", dest: str = "findings", verify: bool = False,
-               say: Callable[[str], None] = print, only: list[str] | None = None) -> list[str]:
-    """Write findings/<id>.* (or, with verify, list the stale ones); only: these ids."""
+               say: Callable[[str], None] = print, only: list[str] | None = None,
+               progress: Callable[[str], ContextManager] | None = None) -> list[str]:
+    """Write findings/<id>.* (or, with verify, list the stale ones); only: these ids;
+    progress(title): a progress display (verifier.progress.Progress) around each ruleset's check."""
     stale = []
     os.makedirs(dest, exist_ok=True)
-    for rid in bundled(root):
-        if only and rid not in only:
-            continue
-        for suffix, text in render(os.path.join(root, rid)).items():
+    ids = [rid for rid in bundled(root) if not only or rid in only]
+    for n, rid in enumerate(ids, 1):
+        with progress(f"{rid} ({n}/{len(ids)})") if progress else nullcontext() as shown:
+            rendered = render(os.path.join(root, rid), shown)
+        for suffix, text in rendered.items():
             path = os.path.join(dest, rid + suffix)
             current = open(path, encoding="utf-8").read() if os.path.exists(path) else None
             if current != text:

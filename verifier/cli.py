@@ -46,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("schema", help="打印 ruleset.yaml 的 JSON Schema")
     bl = sub.add_parser("baseline", help="重新生成 findings/ 下所有内置规则的结果（--check 只检查是否过期）")
     bl.add_argument("--check", action="store_true")
+    bl.add_argument("--quiet", action="store_true", help="不显示每个规则的进度")
     bl.add_argument("ids", nargs="*", help="只处理这些内置规则（默认全部）")
     df = sub.add_parser("diff", help="比较两个版本（目录，或 git 版本 REV:rulesets/<id>）")
     df.add_argument("old")
@@ -81,7 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     if args.cmd == "baseline":
         from .baseline import regenerate
-        stale = regenerate(verify=args.check, only=args.ids)
+        from .progress import Progress
+        # a line per ruleset as it starts and ends, even in a log; the live display on a terminal
+        stale = regenerate(verify=args.check, only=args.ids, progress=lambda title: Progress(
+            title=title, force=True, detail=False, quiet=args.quiet))
         if args.check and stale:
             for path in stale:
                 print(f"{path}:1: 过期：请运行 python -m verifier baseline", file=sys.stderr)

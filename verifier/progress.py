@@ -36,12 +36,16 @@ class Progress:
     """Use as a context manager around check(); pass it as check(progress=...)."""
 
     def __init__(self, stream=None, force: bool = False, quiet: bool = False, lang: str = "zh",
-                 title: str = ""):
+                 title: str = "", detail: bool = True):
+        """force: plain lines even when the stream is not a terminal; detail False: of those,
+        only the first and the last (one pair per ruleset in `baseline`)."""
         self.stream = stream or sys.stderr
         self.lang = lang
         self.title = title
         self.live = not quiet and _isatty(self.stream)
         self.plain = not quiet and not self.live and force
+        self.detail = detail
+        self.finished = False
         self.t0 = time.monotonic()
         self.kind: str | None = None
         self.solver = None
@@ -63,7 +67,7 @@ class Progress:
             self._rich.start()
             self._task = self._rich.add_task(self._describe(), total=None)
         elif self.plain:
-            self._say(self._describe())
+            self._say(self._describe(), always=True)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -71,8 +75,8 @@ class Progress:
             self._rich.stop()
             self._rich = None
         elif self.plain and exc[0] is None:
-            self.kind = None
-            self._say("done" if self.lang == "en" else "完成")
+            self.finished = True
+            self._say(self._describe(), always=True)
 
     # -- engine hooks -------------------------------------------------------------------------
     def __call__(self, kind: str) -> None:
@@ -113,7 +117,9 @@ class Progress:
 
     def _describe(self) -> str:
         en = self.lang == "en"
-        if self.kind is not None:
+        if self.finished:
+            text = "done" if en else "完成"
+        elif self.kind is not None:
             text = kind_name(self.kind, self.lang)
         elif self.solver is None:
             text = "building the model and derived invariants" if en else "建立模型、推导不变式"
@@ -139,7 +145,9 @@ class Progress:
             self._rich.update(self._task, description=self._describe(), total=self.total or None,
                               completed=self.done)
 
-    def _say(self, text: str) -> None:
+    def _say(self, text: str, always: bool = False) -> None:
+        if not (self.detail or always):
+            return
         self.last_plain = time.monotonic()
         paren = ("  (", ")") if self.lang == "en" else ("（", "）")
         print(f"[{time.monotonic() - self.t0:6.1f} s] {text}{paren[0]}{self.counts()}{paren[1]}",
