@@ -97,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "faq":
         from .engine import check
         from .faq import faq_bbcode, faq_markdown
-        report = check(rs)
+        from .progress import Progress
+        with Progress(lang="zh") as progress:   # on a terminal only: the FAQ is a full check
+            report = check(rs, progress=progress)
         sys.stdout.write((faq_bbcode if args.format == "bbcode" else faq_markdown)(rs, report))
         return EXIT_OK
     if args.cmd == "coverage":

@@ -38,7 +38,7 @@ LABELS = {
                        "passages {mapped}/{passages} mapped",
            "collapsed": "{n} assumptions the encoding makes where the text is silent (--all lists them):",
            "none": "No findings.", "summary": "Result: ", "sep": ", ", "unknown": "unknown",
-           "of_which": " (of which {n} assumptions)"},
+           "of_which": " ({n} of them assumptions)"},
 }
 SEV_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "cyan"}
 VERDICT_STYLE = {"proved": "green", "witnessed": "magenta", "unknown": "yellow"}
@@ -218,10 +218,11 @@ def _header(page: _Page, report: Report, t: dict) -> None:
     rid = report.ruleset["id"]
     title = Text(f"{report.ruleset.get('title', rid)}", style="bold")
     title.append(f"（{rid}）" if t is LABELS["zh"] else f" ({rid})")
-    page.para(title, label=Text(t["ruleset"], style="dim"), label_width=6)
+    lw = max(cell_len(t[k]) for k in ("ruleset", "source", "bounds")) + 2
+    page.para(title, label=Text(t["ruleset"], style="dim"), label_width=lw)
     if report.ruleset.get("source"):
-        page.para(Text(report.ruleset["source"]), label=Text(t["source"], style="dim"), label_width=6)
-    page.para(Text(t["bounds_text"].format(**report.bounds)), label=Text(t["bounds"], style="dim"), label_width=6)
+        page.para(Text(report.ruleset["source"]), label=Text(t["source"], style="dim"), label_width=lw)
+    page.para(Text(t["bounds_text"].format(**report.bounds)), label=Text(t["bounds"], style="dim"), label_width=lw)
     page.blank()
 
 
@@ -314,7 +315,8 @@ def _summary_line(report: Report, states: dict[int, str], folded: int, t: dict, 
     parts: list[tuple[str, str]] = []
     for sev in SEVERITIES:
         word = severity_text(sev, lang)
-        parts.append((f"{word} {s[sev]}" if lang == "zh" else f"{s[sev]} {word}s" if sev != "info" else f"{s[sev]} info",
+        plural = "s" if s[sev] != 1 and sev != "info" else ""
+        parts.append((f"{word} {s[sev]}" if lang == "zh" else f"{s[sev]} {word}{plural}",
                       SEV_STYLE[sev] if s[sev] else "dim"))
         if sev == "info" and folded:
             parts[-1] = (parts[-1][0] + t["of_which"].format(n=folded), parts[-1][1])
