@@ -12,6 +12,7 @@ then plain lines a log keeps. The engine's hooks, all optional for a plain calla
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 from rich.console import Console
@@ -21,7 +22,7 @@ from rich.text import Text
 
 from .reports.text_report import KIND_ZH
 
-PLAIN_EVERY = 10.0   # seconds between plain "still working" lines
+PLAIN_EVERY = 15.0   # a plain line at least this often while an analysis runs (a log is never silent long)
 
 
 def kind_name(kind: str, lang: str = "zh") -> str:
@@ -54,6 +55,8 @@ class Progress:
         self.last_plain = 0.0
         self._rich: RichProgress | None = None
         self._task = self._other = None
+        self._stop = threading.Event()
+        self._beat: threading.Thread | None = None
         self.other = ""               # what runs in another process, if anything
 
     # -- context manager ----------------------------------------------------------------------
@@ -68,9 +71,20 @@ class Progress:
             self._task = self._rich.add_task(self._describe(), total=None)
         elif self.plain:
             self._say(self._describe(), always=True)
+            if self.detail:
+                self._beat = threading.Thread(target=self._heartbeat, daemon=True)
+                self._beat.start()
         return self
 
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(1.0):
+            if time.monotonic() - self.last_plain >= PLAIN_EVERY:
+                self._say(self._describe())
+
     def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._beat is not None:
+            self._beat.join()
         if self._rich is not None:
             self._rich.stop()
             self._rich = None
@@ -93,8 +107,6 @@ class Progress:
     def tick(self, done: int, total: int) -> None:
         self.done, self.total = done, total
         self._update()
-        if self.plain and time.monotonic() - self.last_plain >= PLAIN_EVERY:
-            self._say(self._describe())
 
     def elsewhere(self, names) -> None:
         kinds = sorted({n.partition("@")[0] for n in names}, key=lambda k: list(KIND_ZH).index(k) if k in KIND_ZH else 99)
