@@ -74,27 +74,30 @@ def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, 
     if os.environ.get("VERIFIER_TIMING"):
         import sys
         print(f"group {names[0]}…: {time.time() - t0:.1f} s", file=sys.stderr)
-    return findings, solver.stats.queries, solver.stats.unknown, world.k
+    return findings, solver.stats.queries, solver.stats.unknown, world.k, (cache.new if cache is not None else None)
 
 
 def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[str], None] | None = None,
           players: int | None = None, lang: str = "zh", incremental: bool = False) -> Report:
     groups = _groups(kinds)
     results = []
-    if incremental or len(groups) < 2 or os.environ.get("VERIFIER_JOBS") == "1":
-        cache = Cache(rs, World(rs, players)) if incremental else None
+    # the second process gets the cache too and sends back the answers it added
+    cache = Cache(rs, World(rs, players), lang=lang) if incremental else None
+    if len(groups) < 2 or os.environ.get("VERIFIER_JOBS") == "1":
         for names in groups:
             results.append(_run_group(rs, names, kinds, players, lang, cache, progress))
-        if cache is not None:
-            cache.save()
     else:
         ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: z3 state is not shared
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
-            first = pool.submit(_run_group, rs, groups[0], kinds, players, lang)
+            first = pool.submit(_run_group, rs, groups[0], kinds, players, lang, cache)
             if getattr(progress, "elsewhere", None):
                 progress.elsewhere(groups[0])   # shown as running; its progress stays in that process
-            rest = _run_group(rs, groups[1], kinds, players, lang, None, progress)
+            rest = _run_group(rs, groups[1], kinds, players, lang, cache, progress)
             results = [first.result(), rest]
+    if cache is not None:
+        for got in results:
+            cache.absorb(got[4])
+        cache.save()
     findings = [f for got in results for f in got[0]]
     k = results[0][3] if results else (players or int(rs.bounds["players"]))
     queries, unknown = sum(r[1] for r in results), sum(r[2] for r in results)
