@@ -186,12 +186,50 @@ def test_sarif_suppression(extended) -> None:
 
 def test_interaction_graph(rs, extended) -> None:
     g = interaction_graph(rs, extended)
-    assert [n["id"] for n in g["nodes"] if n["kind"] == "skill"] == sorted(s.uid for s in rs.skills)
+    nodes = {n["id"]: n for n in g["nodes"]}
+    assert sorted(n for n, v in nodes.items() if v["kind"] == "skill") == sorted(s.uid for s in rs.skills)
     assert {"source": "猎人/流弹", "target": "情侣/殉情", "event": "went_out"} in g["edges"]
     assert [lp["cycle"] for lp in g["loops"]] == [["情侣/殉情", "猎人/流弹"]]
-    assert [(c["source"], c["target"]) for c in g["conflicts"]] == [("猎人/流弹", "免疫杀人")]
-    assert {"id": "免疫杀人", "kind": "status"}.items() <= next(n for n in g["nodes"] if n["id"] == "免疫杀人").items()
+    pairs = [(ln["source"], ln["target"], ln["kind"]) for ln in g["links"]]
+    assert ("猎人/流弹", "status:免疫杀人", "contradiction") in pairs
+    assert {("情侣/殉情", "猎人/流弹", "loop"), ("猎人/流弹", "情侣/殉情", "loop")} <= set(pairs)
+    assert nodes["status:免疫杀人"]["kind"] == "status"
+    # every skill sits in exactly one box, every box in one group; every faction has its group
+    boxed = [s for gr in g["groups"] for b in gr["boxes"] for s in b["skills"]]
+    assert sorted(boxed) == sorted(s.uid for s in rs.skills)
+    assert {f"faction:{f}" for f in rs.factions} <= {gr["id"] for gr in g["groups"]}
+    role_box = {s.uid: f"role:{s.owner_role}" for s in rs.skills if s.owner_role}
+    assert all(nodes[uid]["box"] == box for uid, box in role_box.items())
+    # every finding has a place: win findings at their faction, setup arithmetic at the whole ruleset
+    rid = extended.ruleset["id"]
+    assert set(g["anchors"]) == {f.stable_id(rid) for f in extended.findings}
+    assert all(g["anchors"][f.stable_id(rid)] for f in extended.findings)
+    for f in extended.findings:
+        where = g["anchors"][f.stable_id(rid)]
+        assert set(where) <= set(nodes)
+        if f.kind == "impossible-win":
+            assert where == [f"faction:{f.subjects[0]}"]
+        if f.kind == "setup":
+            assert where == ["rules"]
+        if f.kind == "dead-rule":
+            assert where == list(f.key)
     assert interaction_graph(rs, extended) == g
+
+
+def _win_pair(report: Report) -> Report:
+    """A simultaneous-win finding (s11 has none) to see that wins get a line between factions."""
+    loc = (Location("rulesets/s11/source.txt", 117),)
+    win = Finding(kind="simultaneous-win", severity="warning", verdict="witnessed", subjects=("吹笛阵营", "狼人阵营"),
+                  message="吹笛阵营与狼人阵营的胜利条件可以同时成立。", locations=loc, key=("吹笛阵营", "狼人阵营"))
+    return Report(ruleset=report.ruleset, bounds=report.bounds, findings=[*report.findings, win])
+
+
+def test_win_findings_join_factions(rs, report) -> None:
+    g = interaction_graph(rs, _win_pair(report))
+    assert [(ln["source"], ln["target"]) for ln in g["links"] if ln["kind"] == "simultaneous-win"] == \
+        [("faction:吹笛阵营", "faction:狼人阵营")]
+    page = write_html(_win_pair(report), rs=rs)
+    assert 'data-kinds="simultaneous-win"' in page
 
 
 def test_html_findings_and_graph(rs, report, doc) -> None:
@@ -201,18 +239,51 @@ def test_html_findings_and_graph(rs, report, doc) -> None:
     for f in doc["findings"]:
         assert f'id="f-{f["id"]}"' in page and html.escape(f["message"], quote=False) in page
     assert 'id="graph"' in page and "<svg" in page
-    assert page.count('<circle class="node"') == len(rs.skills)
-    assert page.count('class="edge trigger"') == len(interaction_graph(rs, report)["edges"])
-    assert not re.search(r"""(src|href)=["']?(https?:)?//|<script|<link|@import|url\((?!#)""", page)
+    assert page.count('class="node skill"') == len(rs.skills)
+    graph = interaction_graph(rs, report)
+    assert page.count('class="edge trigger"') == len(graph["edges"])
+    assert 'id="all-edges"' in page and "显示全部交互" in page
+    # no external assets: no remote URL, stylesheet link, import, or script file
+    assert not re.search(r"""(src|href)=["']?(https?:)?//|<script[^>]*\ssrc=|<link|@import|url\((?!#)""", page)
     assert write_html(report) == page
 
 
+def test_html_cards_quote_source_lines(rs, report) -> None:
+    page = write_html(report)
+    cards = dict(re.findall(r'<article class="finding" id="f-(\w+)".*?>(.*?)</article>', page, re.S))
+    rid = report.ruleset["id"]
+    for f in report.findings:
+        card = cards[f.stable_id(rid)]
+        cited = [loc.line for loc in f.locations if loc.file == rs.source_file]
+        assert cited, f  # every s11 finding cites the post
+        line = cited[0]
+        assert f'<span class="ln">{line}</span>' in card
+        assert html.escape(rs.source_lines[line - 1].strip()[:40], quote=False) in card
+
+
+def test_html_yaml_locations_quote_their_element(rs, report) -> None:
+    """A finding located only in ruleset.yaml quotes the source lines of the element there."""
+    dead = next(f for f in report.findings if f.kind == "dead-rule")
+    skill = next(s for s in rs.skills if s.uid == dead.key[0])
+    only_yaml = replace(dead, locations=(Location(rs.yaml_file, skill.where.yaml_line),))
+    page = write_html(Report(ruleset=report.ruleset, bounds=report.bounds, findings=[only_yaml]), rs=rs)
+    for line in skill.where.src:
+        assert f'<span class="ln">{line}</span>' in page
+
+
 def test_html_draws_conflicts_and_loops(rs, extended) -> None:
-    page = write_html(extended, graph=interaction_graph(rs, extended))
-    assert page.count('class="edge conflict"') == 1
-    assert page.count('class="edge loop"') == 2
-    assert page.count('<circle class="node extra"') == 1
+    page = write_html(extended, rs=rs)
+    assert page.count('<g class="link"') == 3   # the contradiction, and the loop's two directed edges
+    assert page.count('data-kinds="loop"') == 2 and page.count('data-kinds="contradiction"') == 1
+    assert 'data-kind="status"' in page
     assert 'data-suppressed="true"' in page
+
+
+def test_html_cards_name_their_nodes(rs, report) -> None:
+    page = write_html(report, rs=rs)
+    dom_ids = set(re.findall(r'data-node="(n\d+)"', page))
+    for nodes in re.findall(r'data-nodes="([^"]*)"', page):
+        assert nodes and set(nodes.split()) <= dom_ids
 
 
 def test_html_without_ruleset_folder() -> None:
@@ -233,21 +304,80 @@ def test_cli_formats(fmt, report, tmp_path, monkeypatch) -> None:
     assert out.read_text(encoding="utf-8") == WRITERS[fmt](report, lang="zh")
 
 
+def _chromium(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,1000", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", timeout=90)
+
+
 def test_html_in_headless_chromium(rs, report, doc, tmp_path) -> None:
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} not installed")
     page = tmp_path / "report.html"
     page.write_text(write_html(report), encoding="utf-8")
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()]
-    done = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", timeout=60)
+    done = _chromium(tmp_path, "--dump-dom", page.as_uri())
     dom = done.stdout
     assert done.returncode == 0, done.stderr[-2000:]
-    assert dom.count('class="finding"') == len(doc["findings"])
+    assert dom.count('class="finding') == len(doc["findings"])
     for f in doc["findings"]:
         assert f'id="f-{f["id"]}"' in dom and html.escape(f["message"], quote=False) in dom
-    assert 'id="graph"' in dom and dom.count('<circle class="node"') == len(rs.skills)
+    assert 'id="graph"' in dom and dom.count('class="node skill') == len(rs.skills)
+    # the script ran: the filter line names how many cards it shows (info hidden at first)
+    shown = sum(1 for f in doc["findings"] if f["severity"] != "info")
+    assert re.search(rf'id="filter-status">[^<]*{shown}', dom), re.search(r'id="filter-status">[^<]*', dom)
+    shot = tmp_path / "report.png"
+    done = _chromium(tmp_path, f"--screenshot={shot}", page.as_uri())
+    assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
+    assert shot.stat().st_size > 30_000   # a blank page is a few kilobytes
+    assert len(_colours(shot.read_bytes())) >= 8
+
+
+def _colours(png: bytes) -> set[tuple[int, ...]]:
+    """The distinct colours of a PNG (8-bit RGB or RGBA, as Chromium writes), sampled every few pixels."""
+    import struct
+    import zlib
+    pos, chunks, width = 8, [], 0
+    channels = 3
+    while pos < len(png):
+        (n,), kind = struct.unpack(">I", png[pos:pos + 4]), png[pos + 4:pos + 8]
+        data = png[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, _, depth, ctype = struct.unpack(">IIBB", data[:10])
+            assert depth == 8 and ctype in (2, 6), (depth, ctype)
+            channels = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            chunks.append(data)
+        pos += 12 + n
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    seen: set[tuple[int, ...]] = set()
+    prev = bytearray(stride)
+    for row in range(len(raw) // (stride + 1)):
+        line = raw[row * (stride + 1):(row + 1) * (stride + 1)]
+        cur = _unfilter(line[0], bytearray(line[1:]), prev, channels)
+        if row % 7 == 0:
+            seen |= {tuple(cur[i:i + 3]) for i in range(0, stride, channels * 5)}
+        prev = cur
+    return seen
+
+
+def _unfilter(ftype: int, cur: bytearray, prev: bytearray, bpp: int) -> bytearray:
+    for i in range(len(cur)):
+        a = cur[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        if ftype == 1:
+            cur[i] = (cur[i] + a) & 255
+        elif ftype == 2:
+            cur[i] = (cur[i] + b) & 255
+        elif ftype == 3:
+            cur[i] = (cur[i] + (a + b) // 2) & 255
+        elif ftype == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    return cur
 
 
 def test_ci_example_uploads_sarif_per_ruleset() -> None:

@@ -1,58 +1,178 @@
-"""One self-contained HTML page: summary, findings with scenarios, an inline SVG of the
-skill interaction graph. No scripts, external styles or fonts: it opens offline."""
+"""One self-contained HTML page: summary, the interaction picture, and a card per finding
+quoting the source lines it is about. Clicking a node or a line of the picture shows the
+findings about it. Inline style and script only, no external assets: it opens offline."""
 from __future__ import annotations
 
-import math
+import json
+import os
 from collections import Counter
 from html import escape
 
-from ..findings import KINDS, SEVERITIES, Finding, Report, sort_key
-from .graph import graph_for_report
+from models.domain import Ruleset
+
+from ..findings import SEVERITIES, Finding, Report, sort_key
+from .graph import interaction_graph, ruleset_for_report
+from .graph_svg import SEV_COLOUR, svg
 from .markdown import SCENARIO_PARTS, kind_summary, labels, message_of, severity_text, verdict_text
 
-NODE_R = 7.0
-LABEL_MAX = 16
-STYLE = """
-body{font-family:system-ui,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222;line-height:1.5}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .7em}
-td.n{text-align:right}code{background:#f3f3f3;padding:0 .25em}
-.finding{border:1px solid #ddd;border-left:6px solid #999;margin:1em 0;padding:.4em 1em}
-.finding[data-severity=error]{border-left-color:#c62828}.finding[data-severity=warning]{border-left-color:#f9a825}
-.finding[data-severity=info]{border-left-color:#1565c0}.finding[data-suppressed=true]{opacity:.6}
-.finding h3{margin:.3em 0;font-size:1.05em}.finding h4{margin:.4em 0 0;font-size:.95em}
-.meta{color:#666;font-size:.9em}
-#graph svg{width:100%;height:auto;max-height:90vh;border:1px solid #eee}
-.edge{fill:none}.trigger{stroke:#9e9e9e;stroke-width:1}
-.loop{stroke:#ef6c00;stroke-width:3}.conflict{stroke:#d50000;stroke-width:3}
-circle.node{fill:#1565c0;stroke:#fff}circle.node[data-opaque=true]{fill:#bdbdbd}
-circle.node[data-flagged=true]{stroke:#d50000;stroke-width:2.5}circle.node.extra{fill:#7b1fa2}
-text.label{font-size:12px;fill:#333}
-.legend span{display:inline-block;margin-right:1.5em}
-.legend i{display:inline-block;width:2em;height:.3em;vertical-align:middle;margin-right:.4em}
+MAX_QUOTED = 8          # source lines quoted on a card; the rest are named by number
+QUOTE_CHARS = 260       # a longer line is cut (the full text is in its tooltip)
+HIDDEN_BY_DEFAULT = ("info",)   # assumptions are many and rarely the point: one click shows them
+EXTRA = {
+    "zh": {"quote": "原文", "encoding": "编码", "more_lines": "另 {n} 行：{lines}", "about_nodes": "涉及",
+           "show_all_edges": "显示全部交互（触发关系）", "filter_all": "全部问题", "filter_on": "与「{name}」有关的问题",
+           "clear": "显示全部", "shown": "显示 {n} 条", "hidden_sev": "另有 {n} 条因严重度筛选未显示",
+           "hint": "点击技能、角色、阵营或连线，下方只列出与之有关的问题；再点一次或点空白处取消。",
+           "shared_group": "附加身份、状态与物品", "legend_line": "连线：问题涉及的两方（颜色为严重度，箭头为触发循环）",
+           "legend_badge": "圆标：挂在该处的问题数", "legend_trigger": "灰色箭头：触发关系（勾选后显示）",
+           "severity_filter": "严重度"},
+    "en": {"quote": "Source", "encoding": "Encoding", "more_lines": "{n} more lines: {lines}", "about_nodes": "About",
+           "show_all_edges": "show every interaction (triggers)", "filter_all": "All findings",
+           "filter_on": "Findings about “{name}”", "clear": "show all", "shown": "{n} shown",
+           "hidden_sev": "{n} more hidden by the severity filter",
+           "hint": "Click a skill, role, faction or line to list only the findings about it; click again or on "
+                   "the background to clear.",
+           "shared_group": "Statuses, labels and items", "legend_line": "line: the two sides of a finding "
+           "(colour = severity, arrow = trigger loop)", "legend_badge": "badge: findings attached there",
+           "legend_trigger": "grey arrows: triggers (when shown)", "severity_filter": "Severity"},
+}
+STYLE = ":root{--err:%(error)s;--warn:%(warning)s;--info:%(info)s}" % SEV_COLOUR + """
+*{box-sizing:border-box}
+body{font-family:system-ui,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;
+margin:0;color:#1f2933;background:#f5f6f8;line-height:1.55}
+header.top{background:#263238;color:#fff;padding:1.1em 2em}header.top h1{margin:0;font-size:1.45em}
+header.top .meta{color:#cfd8dc;font-size:.88em;margin:.3em 0 0;padding:0;list-style:none;display:flex;flex-wrap:wrap;gap:.3em 1.6em}
+main{max-width:1420px;margin:0 auto;padding:1em 1.5em 3em}
+h2{font-size:1.15em;margin:1.2em 0 .5em}
+#summary .row{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}
+.counts{display:flex;flex-wrap:wrap;gap:.6em;margin:.4em 0}
+.count{background:#fff;border-radius:8px;padding:.45em 1em;box-shadow:0 1px 2px #0002;border-top:4px solid #90a4ae;min-width:6.5em}
+.count b{display:block;font-size:1.5em;line-height:1.1}.count.error{border-top-color:var(--err)}
+.count.warning{border-top-color:var(--warn)}.count.info{border-top-color:var(--info)}
+table.kinds{border-collapse:collapse;background:#fff;font-size:.9em;margin:.4em 0}
+table.kinds td,table.kinds th{border:1px solid #e0e4e8;padding:.2em .7em;text-align:left}td.n{text-align:right}
+code{background:#eef1f4;padding:0 .25em;border-radius:3px;font-size:.92em}
+#graph{background:#fff;border-radius:10px;box-shadow:0 1px 3px #0002;padding:.6em 1em 1em}
+#graph .tools{display:flex;flex-wrap:wrap;gap:.4em 1.5em;align-items:center;font-size:.9em;color:#455a64;margin:.2em 0 .6em}
+.scroll{overflow-x:auto}#picture{display:block;max-width:100%;height:auto;font-family:inherit}
+#picture .group{stroke-width:1.2}
+#picture .group-title{font-size:14px;font-weight:600;fill:#455a64}
+#picture .box rect{fill:#fff;stroke-width:1.4}#picture .box-label{font-size:13px;font-weight:600}
+#picture .head-label{font-size:14px;font-weight:600;fill:#fff}
+#picture .skill rect{fill:#eceff1;stroke:#b0bec5;stroke-width:1}
+#picture .skill[data-opaque=true] rect{stroke-dasharray:4 3;fill:#f7f7f7}
+#picture .skill[data-worst=error] rect{fill:#ffebee;stroke:var(--err)}
+#picture .skill[data-worst=warning] rect{fill:#fff8e1;stroke:var(--warn)}
+#picture .skill[data-worst=info] rect{stroke:#90caf9}
+#picture .label{font-size:13px;fill:#263238}
+#picture .badge-n{font-size:11px;font-weight:700;fill:#fff;text-anchor:middle}
+#picture .node{cursor:pointer}#picture .node:hover rect{filter:brightness(.94)}
+#picture .node.sel rect{stroke:#000;stroke-width:2.5}#picture .node.hl rect{stroke:#000;stroke-width:2}
+#picture .edge{fill:none;stroke:#90a4ae;stroke-width:1;opacity:.75}
+#picture .edges-all{display:none}#picture.all-edges .edges-all{display:inline}
+#picture .link-line{fill:none;stroke-width:2.2;opacity:.75;stroke-linecap:round}
+#picture .link[data-kinds~=simultaneous-win] .link-line{stroke-dasharray:7 4;stroke-width:3}
+#picture .link-hit{fill:none;stroke:transparent;stroke-width:12;cursor:pointer}
+#picture .link:hover .link-line,#picture .link.sel .link-line{stroke-width:5;opacity:1}
+#picture.selecting .link:not(.sel):not(.hl) .link-line{opacity:.25}
+.legend{font-size:.85em;color:#546e7a;display:flex;flex-wrap:wrap;gap:.2em 1.8em;margin-top:.5em}
+#filters{position:sticky;top:0;z-index:2;background:#f5f6f8ee;padding:.5em 0;display:flex;flex-wrap:wrap;gap:.5em 1.2em;align-items:center;border-bottom:1px solid #dde2e6}
+#filters label{cursor:pointer;user-select:none}#filter-status{font-weight:600}
+button{font:inherit;border:1px solid #b0bec5;background:#fff;border-radius:5px;padding:.1em .7em;cursor:pointer}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(40em,1fr));gap:1em;margin-top:1em}
+.finding{background:#fff;border-radius:8px;box-shadow:0 1px 3px #0002;border-left:6px solid #90a4ae;padding:.6em 1.1em .8em;min-width:0}
+.finding[hidden]{display:none}
+.finding[data-severity=error]{border-left-color:var(--err)}.finding[data-severity=warning]{border-left-color:var(--warn)}
+.finding[data-severity=info]{border-left-color:var(--info)}.finding[data-suppressed=true]{opacity:.6}
+.finding.hl{outline:2px solid #263238}
+.finding h3{margin:.1em 0 .2em;font-size:1.05em}.sev{display:inline-block;color:#fff;border-radius:4px;padding:0 .45em;margin-right:.4em;font-size:.85em}
+.sev.error{background:var(--err)}.sev.warning{background:var(--warn);color:#3e2700}.sev.info{background:var(--info)}
+.finding h4{margin:.6em 0 .1em;font-size:.88em;color:#546e7a}
+.finding .meta{color:#78909c;font-size:.82em;margin:0}.finding .message{margin:.35em 0}
+.finding ul,.finding ol{margin:.1em 0;padding-left:1.4em}
+blockquote.src{margin:.4em 0;padding:.3em .7em;background:#f9fbe7;border-left:3px solid #c0ca33;font-size:.92em;border-radius:0 4px 4px 0}
+blockquote.src p{margin:.1em 0}.ln{display:inline-block;min-width:2.6em;color:#9e9e9e;font-variant-numeric:tabular-nums;user-select:none}
+.about{margin:.3em 0 0;font-size:.85em}.about button{font-size:.92em;margin:0 .3em .2em 0}
+.locations{font-size:.8em;color:#78909c}
+"""
+SCRIPT = """
+(function(){
+var pic=document.getElementById('picture'),cards=[].slice.call(document.querySelectorAll('.finding'));
+var status=document.getElementById('filter-status'),extra=document.getElementById('filter-extra');
+var T=JSON.parse(document.getElementById('labels').textContent),sel=null;
+function nodeName(el){var t=el.querySelector('title');return t?t.textContent:'';}
+function sevOn(){var on={};[].forEach.call(document.querySelectorAll('#filters input[name=sev]'),function(i){on[i.value]=i.checked;});return on;}
+function apply(){
+  var on=sevOn(),shown=0,hid=0;
+  cards.forEach(function(c){var mine=!sel||sel.test(c),ok=mine&&on[c.dataset.severity];c.hidden=!ok;
+    if(ok)shown++;else if(mine)hid++;});
+  status.textContent=(sel?T.filter_on.replace('{name}',sel.name):T.filter_all)+' · '+T.shown.replace('{n}',shown);
+  extra.textContent=hid&&sel?T.hidden_sev.replace('{n}',hid):'';
+  document.getElementById('clear').hidden=!sel;
+  if(pic){pic.classList.toggle('selecting',!!sel);
+    [].forEach.call(pic.querySelectorAll('.sel'),function(e){e.classList.remove('sel');});
+    if(sel)sel.els.forEach(function(e){e.classList.add('sel');});}
+}
+function pickNode(dom){
+  var els=pic?[].slice.call(pic.querySelectorAll('[data-node="'+dom+'"]')):[];
+  if(sel&&sel.key==='n:'+dom){sel=null;}
+  else sel={key:'n:'+dom,els:els,name:els.length?nodeName(els[0]):dom,test:function(c){return (' '+c.dataset.nodes+' ').indexOf(' '+dom+' ')>=0;}};
+  apply();
+}
+if(pic){
+  pic.addEventListener('click',function(ev){
+    var link=ev.target.closest('.link'),node=ev.target.closest('[data-node]');
+    if(link){var ids=link.dataset.findings.split(' ');
+      if(sel&&sel.els[0]===link)sel=null;
+      else sel={key:'l',els:[link],name:nodeName(link).split('：')[0],test:function(c){return ids.indexOf(c.dataset.id)>=0;}};
+      apply();}
+    else if(node)pickNode(node.dataset.node);
+    else{sel=null;apply();}
+  });
+  document.getElementById('all-edges').addEventListener('change',function(ev){pic.classList.toggle('all-edges',ev.target.checked);});
+}
+document.getElementById('clear').addEventListener('click',function(){sel=null;apply();});
+[].forEach.call(document.querySelectorAll('#filters input[name=sev]'),function(i){i.addEventListener('change',apply);});
+cards.forEach(function(c){
+  function mark(on){if(!pic)return;c.dataset.nodes.split(' ').forEach(function(d){if(d)[].forEach.call(pic.querySelectorAll('[data-node="'+d+'"]'),function(e){e.classList.toggle('hl',on);});});
+    [].forEach.call(pic.querySelectorAll('.link'),function(l){if(l.dataset.findings.split(' ').indexOf(c.dataset.id)>=0)l.classList.toggle('hl',on);});}
+  c.addEventListener('mouseenter',function(){mark(true);});c.addEventListener('mouseleave',function(){mark(false);});
+  [].forEach.call(c.querySelectorAll('[data-pick]'),function(b){b.addEventListener('click',function(){pickNode(b.dataset.pick);
+    document.getElementById('graph').scrollIntoView({behavior:'smooth'});});});
+});
+apply();
+})();
 """
 
 
-def write_html(report: Report, lang: str = "zh", graph: dict | None = None) -> str:
-    t = labels(lang)
+def write_html(report: Report, lang: str = "zh", rs: Ruleset | None = None, **_opts) -> str:
+    lang = "en" if lang == "en" else "zh"
+    t = {**labels(lang), **EXTRA[lang]}
     rid = report.ruleset["id"]
-    if graph is None:
-        graph = graph_for_report(report)
-    title = t["heading"].format(title=report.ruleset.get("title", rid), id=rid)
-    parts = [f"<h1>{escape(title)}</h1>", _meta(report, t), _summary(report, t, lang),
-             _graph_section(graph, t), f'<section id="findings"><h2>{escape(t["findings"])}</h2>']
+    rs = rs if rs is not None else ruleset_for_report(report)
+    graph = interaction_graph(rs, report) if rs is not None else None
     findings = sorted(report.findings, key=sort_key)
-    parts += [_finding(f, rid, t, lang) for f in findings] or [f"<p>{escape(t['none'])}</p>"]
-    parts.append("</section>")
+    ids = {n["id"]: f"n{i}" for i, n in enumerate(graph["nodes"])} if graph else {}
+    title = t["heading"].format(title=report.ruleset.get("title", rid), id=rid)
+    quotes = _Quotes(rs)
+    parts = [f'<header class="top"><h1>{escape(title)}</h1>{_meta(report, t)}</header><main>',
+             _summary(report, t, lang), _graph_section(graph, ids, findings, rid, t),
+             _filters(report, t, lang), '<section id="findings" class="cards">']
+    parts += [_finding(f, rid, t, lang, graph, ids, quotes) for f in findings] or [f"<p>{escape(t['none'])}</p>"]
+    parts.append("</section></main>")
+    js_labels = json.dumps({k: t[k] for k in ("filter_on", "filter_all", "shown", "hidden_sev")},
+                           ensure_ascii=False).replace("</", "<\\/")
     return ("<!DOCTYPE html>\n"
             f'<html lang="{"en" if lang == "en" else "zh-CN"}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width,initial-scale=1">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>\n<body>\n"
-            + "\n".join(parts) + "\n</body></html>\n")
+            + "\n".join(parts)
+            + f'\n<script type="application/json" id="labels">{js_labels}</script>'
+            + f"\n<script>{SCRIPT}</script>\n</body></html>\n")
 
 
 def _meta(report: Report, t: dict[str, str]) -> str:
-    rows = [(t["ruleset"], report.ruleset["id"]), (t["source"], report.ruleset.get("source", "")),
-            (t["bounds"], t["bounds_text"].format(**report.bounds))]
+    rows = [(t["source"], report.ruleset.get("source", "")), (t["bounds"], t["bounds_text"].format(**report.bounds))]
     if report.coverage:
         rows.append((t["coverage"], t["coverage_text"].format(**report.coverage)))
     return '<ul class="meta">' + "".join(f"<li>{escape(k + t['sep'] + str(v))}</li>" for k, v in rows) + "</ul>"
@@ -60,133 +180,129 @@ def _meta(report: Report, t: dict[str, str]) -> str:
 
 def _summary(report: Report, t: dict[str, str], lang: str) -> str:
     s = report.summary()
-    cells = [(severity_text(sev, lang), s[sev]) for sev in SEVERITIES] + [(t["unknown"], s["unknown"]),
-                                                                          (t["suppressed"], s["suppressed"])]
-    head = "".join(f"<th>{escape(k)}</th>" for k, _ in cells)
-    body = "".join(f'<td class="n">{v}</td>' for _, v in cells)
-    out = [f'<section id="summary"><h2>{escape(t["summary"])}</h2>',
-           f'<table class="counts"><tr>{head}</tr><tr>{body}</tr></table>']
+    cells = [(sev, severity_text(sev, lang), s[sev]) for sev in SEVERITIES]
+    cells += [("unknown", t["unknown"], s["unknown"]), ("suppressed", t["suppressed"], s["suppressed"])]
+    out = [f'<section id="summary"><h2>{escape(t["summary"])}</h2><div class="row"><div class="counts">']
+    out += [f'<div class="count {cls}"><b>{v}</b>{escape(name)}</div>' for cls, name, v in cells]
+    out.append("</div>")
     per_kind = Counter(f.kind for f in report.findings if not f.suppressed)
     if per_kind:
         out.append(f'<table class="kinds"><tr><th>{escape(t["kind"])}</th><th>{escape(t["about"])}</th>'
                    f'<th>{escape(t["count"])}</th></tr>')
-        out += [f'<tr><td><code>{k}</code></td><td>{escape(kind_summary(k))}</td><td class="n">{per_kind[k]}</td></tr>'
-                for k in KINDS if per_kind[k]]
+        out += [f'<tr><td><code>{k}</code></td><td>{escape(kind_summary(k))}</td><td class="n">{n}</td></tr>'
+                for k, n in sorted(per_kind.items(), key=lambda kv: -kv[1])]
         out.append("</table>")
-    return "".join(out) + "</section>"
+    return "".join(out) + "</div></section>"
 
 
-def _finding(f: Finding, rid: str, t: dict[str, str], lang: str) -> str:
+def _graph_section(graph: dict | None, ids: dict[str, str], findings: list[Finding], rid: str,
+                   t: dict[str, str]) -> str:
+    if graph is None:
+        return f'<section id="graph-missing"><h2>{escape(t["graph"])}</h2><p>{escape(t["graph_missing"])}</p></section>'
+    counts: dict[str, Counter] = {}
+    for f in findings:
+        if not f.suppressed:
+            for nid in graph["anchors"][f.stable_id(rid)]:
+                counts.setdefault(nid, Counter())[f.severity] += 1
+    legend = "".join(f"<span>{escape(t[k])}</span>" for k in ("legend_line", "legend_badge", "legend_trigger"))
+    return (f'<section id="graph"><h2>{escape(t["graph"])}</h2>'
+            f'<div class="tools"><label><input type="checkbox" id="all-edges"> {escape(t["show_all_edges"])}</label>'
+            f'<span>{escape(t["hint"])}</span></div>'
+            f'<div class="scroll">{svg(graph, ids, counts, t)}</div><p class="legend">{legend}</p></section>')
+
+
+def _filters(report: Report, t: dict[str, str], lang: str) -> str:
+    n = Counter(f.severity for f in report.findings)
+    boxes = "".join(f'<label><input type="checkbox" name="sev" value="{sev}"'
+                    f'{"" if sev in HIDDEN_BY_DEFAULT else " checked"}> '
+                    f'<span class="sev {sev}">{escape(severity_text(sev, lang))}</span> {n[sev]}</label>'
+                    for sev in SEVERITIES)
+    return (f'<div id="filters"><span id="filter-status">{escape(t["filter_all"])}</span>'
+            f'<button id="clear" type="button" hidden>{escape(t["clear"])}</button>'
+            f'<span>{escape(t["severity_filter"])}{escape(t["sep"])}{boxes}</span><span id="filter-extra"></span></div>')
+
+
+def _finding(f: Finding, rid: str, t: dict[str, str], lang: str, graph: dict | None, ids: dict[str, str],
+             quotes: "_Quotes") -> str:
     fid = f.stable_id(rid)
+    anchors = graph["anchors"][fid] if graph else []
+    nodes = {n["id"]: n for n in graph["nodes"]} if graph else {}
+    # a card about a skill is also about the box (role) holding it, so clicking the role lists it
+    boxes = [nodes[a]["box"] for a in anchors if nodes[a].get("box")]
+    dom = " ".join(dict.fromkeys(ids[a] for a in anchors + boxes))
     attrs = (f'class="finding" id="f-{fid}" data-id="{fid}" data-kind="{f.kind}" data-severity="{f.severity}" '
-             f'data-verdict="{f.verdict}" data-suppressed="{"true" if f.suppressed else "false"}"')
+             f'data-verdict="{f.verdict}" data-suppressed="{"true" if f.suppressed else "false"}" data-nodes="{dom}"'
+             + (" hidden" if f.severity in HIDDEN_BY_DEFAULT else ""))
     subjects = "、".join(f.subjects)
     out = [f"<article {attrs}>",
-           f"<h3>{escape(severity_text(f.severity, lang))} · <code>{f.kind}</code> · {escape(subjects)}</h3>",
-           f'<p class="meta">{escape(t["verdict"] + t["sep"])}{escape(verdict_text(f.verdict, lang))} · '
+           f'<h3><span class="sev {f.severity}">{escape(severity_text(f.severity, lang))}</span>{escape(subjects)}</h3>',
+           f'<p class="meta"><code>{f.kind}</code> {escape(kind_summary(f.kind))} · '
+           f'{escape(t["verdict"] + t["sep"])}{escape(verdict_text(f.verdict, lang))} · '
            f'{escape(t["id"] + t["sep"])}<code>{fid}</code></p>']
     if f.suppressed:
         out.append(f'<p class="suppressed">{escape(t["suppressed"] + t["sep"])}{escape(f.suppressed)}</p>')
     out.append(f'<p class="message">{escape(message_of(f, lang))}</p>')
+    out.append(quotes.block(f, t))
     for part, bullet in SCENARIO_PARTS:
         items = (f.scenario or {}).get(part) or []
         if items:
             tag = "ol" if bullet == "1." else "ul"
             out.append(f'<h4>{escape(t[part])}</h4><{tag} class="{part}">'
                        + "".join(f"<li>{escape(x)}</li>" for x in items) + f"</{tag}>")
-    if f.assumptions:
+    if f.assumptions and f.kind != "assumption":
         out.append(f'<h4>{escape(t["assumptions"])}</h4><ul class="assumptions">'
                    + "".join(f"<li>{escape(a)}</li>" for a in f.assumptions) + "</ul>")
+    if anchors:
+        out.append(f'<p class="about">{escape(t["about_nodes"] + t["sep"])}'
+                   + "".join(f'<button type="button" data-pick="{ids[a]}">{escape(nodes[a]["name"])}</button>'
+                             for a in anchors) + "</p>")
     if f.locations:
-        out.append(f'<h4>{escape(t["locations"])}</h4><ul class="locations">'
-                   + "".join(f"<li><code>{escape(loc.file)}:{loc.line}</code></li>" for loc in f.locations) + "</ul>")
+        out.append(f'<p class="locations">{escape(t["locations"] + t["sep"])}'
+                   + " ".join(f"<code>{escape(loc.file)}:{loc.line}</code>" for loc in f.locations) + "</p>")
     out.append("</article>")
-    return "\n".join(out)
+    return "\n".join(x for x in out if x)
 
 
-def _graph_section(graph: dict | None, t: dict[str, str]) -> str:
-    if graph is None:
-        return f'<section id="graph-missing"><h2>{escape(t["graph"])}</h2><p>{escape(t["graph_missing"])}</p></section>'
-    legend = "".join(f'<span><i style="background:{c}"></i>{escape(t[k])}</span>' for k, c in (
-        ("legend_trigger", "#9e9e9e"), ("legend_conflict", "#d50000"), ("legend_loop", "#ef6c00"),
-        ("legend_opaque", "#bdbdbd"), ("legend_extra", "#7b1fa2")))
-    return (f'<section id="graph"><h2>{escape(t["graph"])}</h2>{svg(graph)}'
-            f'<p class="legend">{legend}</p></section>')
+class _Quotes:
+    """The lines of the post a finding is about: its source.txt locations, and for a location
+    in ruleset.yaml the `src` lines of the element encoded there."""
 
+    def __init__(self, rs: Ruleset | None):
+        self.rs = rs
+        self.by_yaml: dict[int, tuple[int, ...]] = {}
+        if rs is None:
+            return
+        wheres = [x.where for x in (*rs.phases, *rs.windows, *rs.factions.values(), *rs.statuses.values(),
+                                    *rs.tags.values(), *rs.labels.values(), *rs.counters.values(),
+                                    *rs.items.values(), *rs.roles.values(), *rs.skills)]
+        wheres += [e.where for e in rs.effects()]
+        for w in wheres:
+            if w.yaml_line and w.src:
+                self.by_yaml.setdefault(w.yaml_line, w.src)
 
-def _layout(ids: list[str]) -> tuple[float, dict[str, tuple[float, float, float]]]:
-    """Nodes on one circle in the given order: (x, y, angle) each, and the canvas size."""
-    n = max(len(ids), 1)
-    radius = max(120.0, n * 34.0 / (2 * math.pi))
-    centre = radius + 190.0
-    pos = {}
-    for i, uid in enumerate(ids):
-        a = -math.pi / 2 + 2 * math.pi * i / n
-        pos[uid] = (centre + radius * math.cos(a), centre + radius * math.sin(a), a)
-    return 2 * centre, pos
+    def lines(self, f: Finding) -> list[int]:
+        if self.rs is None:
+            return []
+        src, yml = os.path.normpath(self.rs.source_file), os.path.normpath(self.rs.yaml_file)
+        out: list[int] = []
+        for loc in f.locations:
+            path = os.path.normpath(loc.file)
+            found = (loc.line,) if path == src else self.by_yaml.get(loc.line, ()) if path == yml else ()
+            out += [n for n in found if n not in out and 0 < n <= len(self.rs.source_lines)]
+        return out
 
-
-def _f(v: float) -> str:
-    return f"{v:.1f}"
-
-
-def _arc(p: tuple, q: tuple, cls: str, marker: str, title: str) -> str:
-    """A slightly curved edge, so that a→b and b→a stay apart; a self edge is a small ring."""
-    if p == q:
-        cx, cy = p[0] - 14 * math.cos(p[2]), p[1] - 14 * math.sin(p[2])  # inward: labels sit outside
-        return f'<circle class="{cls}" cx="{_f(cx)}" cy="{_f(cy)}" r="8"><title>{escape(title)}</title></circle>'
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    mx, my = (p[0] + q[0]) / 2 - 0.12 * dy, (p[1] + q[1]) / 2 + 0.12 * dx
-    (sx, sy), (ex, ey) = _toward(p, (mx, my), NODE_R), _toward(q, (mx, my), NODE_R + 1)
-    return (f'<path class="{cls}" d="M{_f(sx)},{_f(sy)} Q{_f(mx)},{_f(my)} {_f(ex)},{_f(ey)}" '
-            f'marker-end="url(#{marker})"><title>{escape(title)}</title></path>')
-
-
-def _toward(p: tuple, c: tuple, by: float) -> tuple[float, float]:
-    dx, dy = c[0] - p[0], c[1] - p[1]
-    d = math.hypot(dx, dy) or 1.0
-    return p[0] + dx / d * by, p[1] + dy / d * by
-
-
-def svg(graph: dict) -> str:
-    nodes = graph["nodes"]
-    size, pos = _layout([n["id"] for n in nodes])
-    flagged = {c[k] for c in graph["conflicts"] for k in ("source", "target")}
-    flagged |= {u for lp in graph["loops"] for u in lp["cycle"]}
-    markers = "".join(f'<marker id="{m}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" '
-                      f'markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0L10,5L0,10z" fill="{c}"/></marker>'
-                      for m, c in (("arrow-trigger", "#9e9e9e"), ("arrow-loop", "#ef6c00")))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(size)} {_f(size)}" role="img">',
-           f"<defs>{markers}</defs>"]
-    for e in graph["edges"]:
-        out.append(_arc(pos[e["source"]], pos[e["target"]], "edge trigger", "arrow-trigger",
-                        f'{e["source"]} → {e["target"]}（{e["event"]}）'))
-    for lp in graph["loops"]:
-        cyc = lp["cycle"]
-        out.append(f'<a href="#f-{lp["finding"]}">')
-        out += [_arc(pos[a], pos[b], "edge loop", "arrow-loop", " → ".join(cyc + cyc[:1]))
-                for a, b in zip(cyc, cyc[1:] + cyc[:1])]
-        out.append("</a>")
-    for c in graph["conflicts"]:
-        p, q = pos[c["source"]], pos[c["target"]]
-        title = escape(f'{c["kind"]}：{c["source"]} ↔ {c["target"]}')
-        out.append(f'<a href="#f-{c["finding"]}"><line class="edge conflict" data-finding="{c["finding"]}" '
-                   f'x1="{_f(p[0])}" y1="{_f(p[1])}" x2="{_f(q[0])}" y2="{_f(q[1])}"><title>{title}</title></line></a>')
-    for n in nodes:
-        out.append(_node(n, pos[n["id"]], n["id"] in flagged))
-    out.append("</svg>")
-    return "\n".join(out)
-
-
-def _node(n: dict, p: tuple, flagged: bool) -> str:
-    x, y, a = p
-    cls = "node" if n["kind"] == "skill" else "node extra"
-    left = math.cos(a) < -1e-9
-    deg = math.degrees(a) + (180 if left else 0)
-    lx, ly = x + (NODE_R + 5) * math.cos(a), y + (NODE_R + 5) * math.sin(a)
-    text = n["id"] if len(n["id"]) <= LABEL_MAX else n["id"][:LABEL_MAX - 1] + "…"
-    return (f'<g data-uid="{escape(n["id"])}"><title>{escape(n["id"])}</title>'
-            f'<circle class="{cls}" cx="{_f(x)}" cy="{_f(y)}" r="{NODE_R}" data-kind="{n["kind"]}" '
-            f'data-opaque="{str(n["opaque"]).lower()}" data-flagged="{str(flagged).lower()}"/>'
-            f'<text class="label" x="{_f(lx)}" y="{_f(ly)}" dy="0.35em" text-anchor="{"end" if left else "start"}" '
-            f'transform="rotate({_f(deg)} {_f(lx)} {_f(ly)})">{escape(text)}</text></g>')
+    def block(self, f: Finding, t: dict[str, str]) -> str:
+        lines = self.lines(f)
+        if not lines:
+            return ""
+        shown, rest = lines[:MAX_QUOTED], lines[MAX_QUOTED:]
+        out = [f'<blockquote class="src" title="{escape(t["quote"])}">']
+        for n in shown:
+            text = self.rs.source_lines[n - 1].strip()
+            cut = text if len(text) <= QUOTE_CHARS else text[:QUOTE_CHARS - 1] + "…"
+            tip = f' title="{escape(text)}"' if cut != text else ""
+            out.append(f'<p{tip}><span class="ln">{n}</span>{escape(cut)}</p>')
+        if rest:
+            out.append(f'<p class="more">{escape(t["more_lines"].format(n=len(rest), lines=", ".join(map(str, rest))))}</p>')
+        out.append("</blockquote>")
+        return "".join(out)
