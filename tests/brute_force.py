@@ -1106,6 +1106,11 @@ class Interp:
         cause = trig.get("cause")
         if cause not in (None, "any") and wd.get("$cause") not in (None, cause):
             return False
+        # a death trigger needs its event still there (a replacement consumes the going-out)
+        if trig.get("event") == "about_to_go_out" and "victim" in wd and not st[("dying", wd["victim"])]:
+            return False
+        if trig.get("event") == "went_out" and "victim" in wd and st[("alive", wd["victim"])]:
+            return False
         if not trig and self.blocked(st, b.self_slot, "skills"):
             return False
         tags = {self.canon(t) for t in skill.tags}
@@ -1138,6 +1143,10 @@ class Interp:
                 st = self.apply(e, st, b.words())
         return st
 
+    def resolve(self, st: View, skill: Skill, b: Bind) -> View:
+        """A pending action at its turn: it happens only if it still can."""
+        return self.run(st, skill, b) if self.enabled(st, skill, b) else st
+
     # ---- game-level questions -------------------------------------------------------------
     def faction_goal(self, st, faction: str) -> bool:
         f = self.rs.factions[faction]
@@ -1166,6 +1175,9 @@ def pin_ok(st, k: int, dying: tuple = (), dead: tuple = (), alive: tuple = ()) -
     return all(st[("alive", i)] for i in tuple(dying) + tuple(alive)) and not any(st[("alive", i)] for i in dead)
 
 
+OUT_IRRELEVANT = ("status", "label", "lost", "gained", "votes", "ballot", "received")
+
+
 def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | None = None):
     """(ab, ba, differing keys) when the scene and both uses are enabled, else None.
     scene, a, b: (skill, Bind) pairs."""
@@ -1186,10 +1198,12 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
         pre = it.run(pre, s, bd)
     if not (it.enabled(pre, *a) and it.enabled(pre, *b)):
         return None
-    ab = it.run(it.run(pre, *a), *b)
-    ba = it.run(it.run(pre, *b), *a)
+    ab = it.resolve(it.run(pre, *a), *b)
+    ba = it.resolve(it.run(pre, *b), *a)
     written = set(ab.writes) | set(ba.writes)
-    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key]]
+    # what a player out in both orders holds is no outcome (mirror of scenarios.OUT_IRRELEVANT)
+    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and
+            (key[0] not in OUT_IRRELEVANT or ab[("alive", key[1])] or ba[("alive", key[1])])]
     return ab, ba, diff
 
 

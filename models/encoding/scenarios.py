@@ -91,22 +91,36 @@ def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Us
         for u in scene:
             pre = world.run(pre, u.skill, u.binding)
         cs += _enabled_all(world, pre, [a, b])
-        ab = world.run(world.run(pre, a.skill, a.binding), b.skill, b.binding)
-        ba = world.run(world.run(pre, b.skill, b.binding), a.skill, a.binding)
+        # both are enabled when the window resolves; the one resolving second is checked
+        # again at its turn (the first may have blocked, converted or saved its way out)
+        ab = world.resolve(world.run(pre, a.skill, a.binding), b.skill, b.binding)
+        ba = world.resolve(world.run(pre, b.skill, b.binding), a.skill, a.binding)
     except Unbound as exc:
         return OrderResult(Answer("unknown", reason=f"unbound:{exc}"))
     keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k])]
     if not keys:
         return OrderResult(Answer("unsat"))
-    diff = z3.Or([ab[k] != ba[k] for k in keys])
+    diff = z3.Or([_matters(ab, ba, k) for k in keys])
     ans = session.check(cs + [diff], "order")
     if not ans.sat:
         return OrderResult(ans)
     m = ans.model
     res = OrderResult(ans, concrete(m, s0, world.sorts), concrete(m, pre, world.sorts),
                       concrete(m, ab, world.sorts), concrete(m, ba, world.sorts))
-    res.differing = [k for k in keys if res.ab[k] != res.ba[k]]
+    res.differing = [k for k in keys if res.ab[k] != res.ba[k] and
+                     (k[0] not in OUT_IRRELEVANT or res.ab[("alive", k[1])] or res.ba[("alive", k[1])])]
     return res
+
+
+# What a player who is out in both orders holds does not change the game: a status, label,
+# lost or gained skill, vote weight or ballot of the dead is no outcome a judge rules on.
+OUT_IRRELEVANT = ("status", "label", "lost", "gained", "votes", "ballot", "received")
+
+
+def _matters(ab: State, ba: State, k) -> z3.BoolRef:
+    if k[0] in OUT_IRRELEVANT:
+        return z3.And(ab[k] != ba[k], z3.Or(ab[("alive", k[1])], ba[("alive", k[1])]))
+    return ab[k] != ba[k]
 
 
 def possible(world: World, solver: Solver, scene: list[Use], extra: Callable[[State], list], purpose: str,

@@ -424,6 +424,12 @@ class World:
         cause = trig.get("cause")
         if cause not in (None, "any") and bd.get("$cause") not in (None, cause):
             parts.append(z3.BoolVal(False, self.ctx))
+        # the event a death trigger answers must still be there: a replacement that resolved
+        # first ("免于此次出局") has consumed the going-out, so a second one has nothing to replace
+        if trig.get("event") == "about_to_go_out" and "victim" in bd:
+            parts.append(st[("dying", bd["victim"])])
+        elif trig.get("event") == "went_out" and "victim" in bd:
+            parts.append(z3.Not(st[("alive", bd["victim"])]))
         block = z3.Or(sem.blocked(st, b.self_slot, "skills"), sem.tags_blocked(st, b.self_slot, skill))
         if not trig:
             parts.append(z3.Not(block))
@@ -432,16 +438,24 @@ class World:
     def blockers_of(self, what: str) -> set[str]:
         return {s.name for s in self.rs.statuses.values() if what in s.blocks}
 
-    def run(self, st: State, skill: Skill, b: Binding) -> State:
+    def run(self, st: State, skill: Skill, b: Binding, pc: z3.BoolRef | None = None) -> State:
         """The state after the skill resolves with binding b: effects that name the target
-        apply once per target (in order); the others apply once."""
+        apply once per target (in order); the others apply once. Nothing changes where pc
+        (when given) is false."""
         for e in skill.effects:
             if mentions_target(e) and len(b.targets) > 1:
                 for t in b.targets:
-                    st = self.sem.apply(e, st, b.as_dict(t))
+                    st = self.sem.apply(e, st, b.as_dict(t), pc)
             else:
-                st = self.sem.apply(e, st, b.as_dict())
+                st = self.sem.apply(e, st, b.as_dict(), pc)
         return st
+
+    def resolve(self, st: State, skill: Skill, b: Binding) -> State:
+        """One pending action at its turn in a window, the way a judge resolves it: checked
+        again in the state the actions before it left (actor alive, still holding the skill,
+        not blocked, targets still valid, the event it answers still there); if it no
+        longer can happen it does nothing."""
+        return self.run(st, skill, b, self.enabled(st, skill, b))
 
     def writes(self, skill: Skill) -> set[str]:
         out: set[str] = set()

@@ -51,11 +51,28 @@ def reads_of(x: Any) -> set[str]:
     return out
 
 
-def skill_reads(skill: Skill) -> set[str]:
+# what a status's `blocks` stops, by the effect kinds it stops
+BLOCKED_BY = {"damage": ("damage", "out"), "out": ("out",), "set_faction": ("faction_change",),
+              "grant_status": ("status_gain",)}
+
+
+def skill_reads(skill: Skill, rs: Ruleset | None = None) -> set[str]:
+    """What the skill's outcome depends on; with the ruleset, also the statuses that would
+    stop it or one of its effects (a shield granted first stops the attack)."""
     out = reads_of(skill.condition) | reads_of(skill.targets) | reads_of(skill.trigger)
     for e in skill.all_effects():
         out |= reads_of(e.guard) | reads_of(e.args)
     out.add("lost")  # holding the skill
+    if rs is not None:
+        stopped = {what for e in skill.all_effects() for what in BLOCKED_BY.get(e.kind, ())}
+        if skill.timing and not skill.trigger:
+            stopped.add("skills")
+        if skill.targets:
+            stopped.add("target")
+        tags = set(skill.tags)
+        for st in rs.statuses.values():
+            if stopped & set(st.blocks) or (tags & set(st.blocks_tags) and not tags & set(st.except_tags)):
+                out.add(f"status:{st.name}")
     return out
 
 
@@ -84,7 +101,7 @@ def cone(rs: Ruleset, goal_reads: set[str]) -> set[str]:
         changed = False
         for s in rs.skills:
             if _touches(skill_writes(s), result):
-                new = skill_reads(s) - result
+                new = skill_reads(s, rs) - result
                 if new:
                     result |= new
                     changed = True

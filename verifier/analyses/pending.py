@@ -56,7 +56,8 @@ def share_state(world: World, a: Skill, b: Skill) -> bool:
     conditions read (a shield granted before or after the attack it stops)."""
     from .influence import outside_cone, skill_reads
     wa, wb = world.writes(a), world.writes(b)
-    if (wa and not outside_cone(wa, skill_reads(b) - {"lost"})) or (wb and not outside_cone(wb, skill_reads(a) - {"lost"})):
+    ra, rb = skill_reads(a, world.rs) - {"lost"}, skill_reads(b, world.rs) - {"lost"}
+    if (wa and not outside_cone(wa, rb)) or (wb and not outside_cone(wb, ra)):
         return True
     if not wa or not wb:
         return False
@@ -143,6 +144,10 @@ def _plan_key(s: Skill) -> tuple:
     return (s.owner_role is None, s.owner_role or "", s.name)
 
 
+# the moment a death trigger resolves, in the words of the rule texts
+EVENT_MOMENT = {"about_to_go_out": "即将出局时", "went_out": "出局时"}
+
+
 def event_trigger_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
     """Two triggers on one going-out event (replacements or on-death effects), or on one phase."""
     for event in ("about_to_go_out", "went_out"):
@@ -166,7 +171,7 @@ def event_trigger_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
             b = Use(t2, Binding(o2, ((o1 if o1 != o2 else 3 % world.k),) if t2.targets else (), src))
             cast = tuple(sorted({v: "即将出局者" if event == "about_to_go_out" else "出局者",
                                  o1: f"{t1.name}的持有者", o2: f"{t2.name}的持有者"}.items()))
-            yield Candidate(a, b, (), pin, event, cast, "同一次出局同时触发两个效果")
+            yield Candidate(a, b, (), pin, EVENT_MOMENT[event], cast, "同一次出局同时触发两个效果")
     for event in ("phase_start", "phase_end"):
         triggers = [s for s in rs.skills if _trigger(s).get("event") == event]
         for t1, t2 in combinations(triggers, 2):
