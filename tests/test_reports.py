@@ -331,6 +331,13 @@ def test_html_in_headless_chromium(rs, report, doc, tmp_path) -> None:
     assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
     assert shot.stat().st_size > 30_000   # a blank page is a few kilobytes
     assert len(_colours(shot.read_bytes())) >= 8
+    # selecting a node (as a click does; #select= does it on load) leaves only its cards
+    win = next(f for f in report.findings if f.kind == "impossible-win")
+    node = re.search(r'<g class="node head" data-node="(n\d+)" data-kind="faction"><title>' + win.subjects[0], dom)[1]
+    picked = _chromium(tmp_path, "--dump-dom", page.as_uri() + "#select=" + node).stdout
+    visible = [a for a in re.findall(r"<article [^>]*>", picked) if 'hidden=""' not in a]
+    assert [re.search(r'data-id="(\w+)"', a)[1] for a in visible] == [win.stable_id(report.ruleset["id"])]
+    assert 'class="node head sel"' in picked
 
 
 def _colours(png: bytes) -> set[tuple[int, ...]]:

@@ -95,7 +95,7 @@ blockquote.src p{margin:.1em 0}.ln{display:inline-block;min-width:2.6em;color:#9
 .about{margin:.3em 0 0;font-size:.85em}.about button{font-size:.92em;margin:0 .3em .2em 0}
 .locations{font-size:.8em;color:#78909c}
 """
-SCRIPT = """
+SCRIPT = r"""
 (function(){
 var pic=document.getElementById('picture'),cards=[].slice.call(document.querySelectorAll('.finding'));
 var status=document.getElementById('filter-status'),extra=document.getElementById('filter-extra');
@@ -140,7 +140,8 @@ cards.forEach(function(c){
   [].forEach.call(c.querySelectorAll('[data-pick]'),function(b){b.addEventListener('click',function(){pickNode(b.dataset.pick);
     document.getElementById('graph').scrollIntoView({behavior:'smooth'});});});
 });
-apply();
+// #select=n12 opens the page filtered to one node (links from elsewhere, and the test)
+var m=/^#select=(n\d+)$/.exec(location.hash);if(m)pickNode(m[1]);else apply();
 })();
 """
 
