@@ -5,7 +5,6 @@ inside a box, its skills are stacked. Lines join the nodes a finding sets agains
 every trigger edge is drawn too, hidden until asked for."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from html import escape
 
