@@ -1415,8 +1415,8 @@ def reach(it: Interp, goal: Callable[[dict], bool], depth: int, skills: list[Ski
         for st, dec, path in frontier:
             if goal(st):
                 return path
-            if d == depth:
-                continue
+            if d == depth or any(it.faction_goal(View(st), f) for f in it.rs.factions):
+                continue  # play stops once a faction has won
             for move, new, dec2 in successors(it, st, skills, dec):
                 fz = _freeze(it, new, dec2)
                 if fz not in seen:

@@ -121,8 +121,10 @@ class Transitions:
                 if after is not before and not after.eq(before):
                     term = z3.If(g, after, term)
             merged[key] = term
-        # the chosen move must be possible: a trace never shows a move that did nothing
-        return State(merged), z3.Or([g for g, _ in results] + [z3.BoolVal(False, w.ctx)])
+        # the chosen move must be possible: a trace never shows a move that did nothing;
+        # once a faction has won play stops (move -1: no guard holds, the state stays)
+        possible = z3.Or([g for g, _ in results] + [z3.BoolVal(False, w.ctx)])
+        return State(merged), z3.If(game_over(w, st), sel == -1, possible)
 
     def step(self, st: State, sel: z3.ArithRef) -> tuple[State, list]:
         """relation() for this state: built once over a state of fresh variables, then
@@ -155,6 +157,11 @@ def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
     lost = sem.cond(f.lose, {}, st) if f.lose else z3.BoolVal(False, world.ctx)
     by_rule = z3.And(sem.cond(f.win, {}, st), member, z3.Not(lost)) if f.win else z3.BoolVal(False, world.ctx)
     return z3.Or(by_rule, st[("win", faction)])
+
+
+def game_over(world: World, st: State) -> z3.BoolRef:
+    """Some faction has won: nothing more happens in this game."""
+    return z3.Or([faction_goal(world, st, f) for f in sorted(world.rs.factions)] + [z3.BoolVal(False, world.ctx)])
 
 
 def both_win(world: World, st: State, a: str, b: str) -> z3.BoolRef:
