@@ -38,7 +38,6 @@ def regenerate(root: str = "rulesets", dest: str = "findings", verify: bool = Fa
     """Write findings/<id>.* (or, with verify, list the stale ones); only: these ids;
     progress(title): a progress display (verifier.progress.Progress) around each ruleset's check."""
     stale = []
-    os.makedirs(dest, exist_ok=True)
     ids = [rid for rid in bundled(root) if not only or rid in only]
     for n, rid in enumerate(ids, 1):
         with progress(f"{rid} ({n}/{len(ids)})") if progress else nullcontext() as shown:
@@ -49,6 +48,7 @@ def regenerate(root: str = "rulesets", dest: str = "findings", verify: bool = Fa
             if current != text:
                 stale.append(path)
                 if not verify:
+                    os.makedirs(dest, exist_ok=True)   # --check writes nothing
                     with open(path, "w", encoding="utf-8") as fh:
                         fh.write(text)
                     say(f"写入 {path}")

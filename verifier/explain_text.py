@@ -1,0 +1,243 @@
+"""What `explain` says about each kind of finding, in Chinese and in English.
+
+Keyed by kind; each entry says what the check decides, why it matters in a game, how to fix
+it and its limits. The analyses' docstrings stay the developers' English notes.
+"""
+from __future__ import annotations
+
+PARTS = ("decides", "why", "fix", "limits")
+
+HEADINGS = {
+    "zh": {"decides": "判定什么", "why": "为什么重要", "fix": "如何修复", "limits": "局限",
+           "severity": "默认严重度", "decides_by": "判定方式", "sep": "：", "open": "（", "close": "）", "list": "；"},
+    "en": {"decides": "Decides", "why": "Why it matters", "fix": "How to fix", "limits": "Limits",
+           "severity": "default severity", "decides_by": "decided by", "sep": ": ", "open": " (", "close": ")",
+           "list": "; "},
+}
+
+DECIDES_BY = {
+    "zh": {"text": "文本检查", "graph": "触发图", "smt": "求解器（z3）", "both": "触发图找候选，求解器确认"},
+    "en": {"text": "text checks", "graph": "the trigger graph", "smt": "the solver (z3)",
+           "both": "trigger graph for candidates, solver to confirm"},
+}
+
+SEVERITY = {"zh": {"error": "错误", "warning": "警告", "info": "提示"},
+            "en": {"error": "error", "warning": "warning", "info": "info"}}
+
+TEXTS: dict[str, dict[str, dict[str, str]]] = {
+    "undefined-reference": {
+        "zh": {"summary": "括号中的术语既未定义也未声明为外部术语",
+               "decides": "原文用括号（【】 [] <> 〖〗）写出的术语，规则既没有定义它，也没有声明为外部术语。"
+                          "例如技能写“若该角色不为【X】目标”，却没有任何东西叫 X。",
+               "why": "对局中玩家会为这个词的含义争执。",
+               "fix": "改成已定义的术语，或者给它下定义（或在 externals 中声明并写明假设）。",
+               "limits": "只看 1–30 个字的术语。"},
+        "en": {"summary": "a bracketed term that is neither defined nor declared external",
+               "decides": "A term the source writes in brackets (【】 [] <> 〖〗) that the ruleset neither defines "
+                          "nor declares as an external term. Example: a skill says \"若该角色不为【X】目标\" but "
+                          "nothing is called X.",
+               "why": "In a game, players argue about what it means.",
+               "fix": "Rename it to the defined term, or define it (or declare it under externals with the "
+                      "assumption you make).",
+               "limits": "Terms of 1–30 characters."},
+    },
+    "inconsistent-text": {
+        "zh": {"summary": "原文两处对同一元素的说法不一致",
+               "decides": "原文两处对同一元素说法不同（编码把两种读法都记录在 readings 中）。"
+                          "例如表格写“夜晚3”，疑问解答却写“夜晚2”。",
+               "why": "法官和玩家各自引用不同的一处，裁定无法服众。",
+               "fix": "让两处说法一致。",
+               "limits": "只发现编码中记录了的读法。"},
+        "en": {"summary": "two passages of the source disagree about one element",
+               "decides": "Two passages of the source say different things about one element (the encoding "
+                          "records both readings). Example: a table says 夜晚3 while the FAQ says 夜晚2.",
+               "why": "The judge and the players each quote a different passage; no ruling convinces everyone.",
+               "fix": "Make the passages agree.",
+               "limits": "Only the readings the encoding records."},
+    },
+    "assumption": {
+        "zh": {"summary": "编码所依赖的假设（外部术语、外部身份、歧义的取舍）",
+               "decides": "编码不得不作出的解释：来自我们没有的基础规则的外部术语、外部身份，"
+                          "或编码对一处歧义的取舍。",
+               "why": "依赖这个假设的其他问题，可靠程度只和这个假设一样。",
+               "fix": "在规则正文中把这条规则写明。",
+               "limits": "只列出编码中声明的假设。"},
+        "en": {"summary": "an interpretation the encoding had to choose (external term, external role, ambiguity)",
+               "decides": "An interpretation we had to choose: an external term from rules we do not have, an "
+                          "external role, or an ambiguity resolved by the encoding.",
+               "why": "Every other finding that relies on it is only as good as the assumption.",
+               "fix": "State the rule in the text.",
+               "limits": "Only the assumptions the encoding declares."},
+    },
+    "setup": {
+        "zh": {"summary": "开局配置的数字不自洽",
+               "decides": "在某个允许的人数下，配置算术不成立：各组人数之和不等于总人数，"
+                          "或各情形的概率之和不是 100%（或小于 0%）。",
+               "why": "法官无法按这样的配置发牌开局。",
+               "fix": "修正数字或人数范围。",
+               "limits": "判定为“已证明”时，对所述范围内的每个人数都成立（z3 覆盖整个范围）。"},
+        "en": {"summary": "the setup arithmetic does not add up",
+               "decides": "The composition arithmetic does not add up for some allowed player count: groups "
+                          "that do not sum to the stated total, or case probabilities that do not sum to 100% "
+                          "(or go below 0%).",
+               "why": "A judge cannot deal such a game.",
+               "fix": "Correct the numbers or the ranges.",
+               "limits": "Verdict proved when it holds for every count (z3 over the stated range)."},
+    },
+    "faq-mismatch": {
+        "zh": {"summary": "规则自带的疑问解答与规则正文矛盾",
+               "decides": "规则自带的疑问解答（FAQ）中有与编码规则相矛盾的回答：FAQ 说某阶段只有一个技能"
+                          "行动，而另一个技能的时机正是该阶段；或 FAQ 说某事不可能，而某个可达局面允许它。",
+               "why": "玩家两处都会读，并因此争执。",
+               "fix": "修正疑问解答或规则。",
+               "limits": "只检查这些说法：某阶段仅限某些技能、技能时机、永远/总是/可能的条件。"},
+        "en": {"summary": "the ruleset's own FAQ contradicts the rules",
+               "decides": "An answer in the ruleset's own FAQ that the encoded rules contradict: the FAQ says "
+                          "only one skill acts in a phase while another skill's timing is that phase, or it says "
+                          "something is impossible that a reachable state allows.",
+               "why": "Players read both and disagree.",
+               "fix": "Correct the FAQ or the rule.",
+               "limits": "Claims: only_skills_in_phase, skill_timing, never/always/possible conditions."},
+    },
+    "contradiction": {
+        "zh": {"summary": "“必定发生”的效果与“无法发生”的状态/替代效果冲突且无优先规则",
+               "decides": "在某个可达局面中，两条规则要求互不相容的结果，且没有优先规则裁决：标记为必定发生"
+                          "（必定/无法被阻止）的效果作用于持有禁止这件事的状态的玩家，或被强制的替代效果阻止。",
+               "why": "法官必须临场决定哪条规则生效。",
+               "fix": "写明哪条规则优先。",
+               "limits": "一个效果对一个状态或一个替代效果。"},
+        "en": {"summary": "a certain effect meets a status or replacement that forbids it, with no precedence",
+               "decides": "Two rules demand incompatible outcomes in a reachable situation and no precedence "
+                          "rule decides: an effect marked as certain (必定/无法被阻止) on a player who holds a "
+                          "status that forbids exactly that, or whose forced replacement effect prevents it.",
+               "why": "The judge has to decide on the spot which rule applies.",
+               "fix": "Say which rule wins.",
+               "limits": "One effect against one status or one replacement."},
+    },
+    "order-dependence": {
+        "zh": {"summary": "同一时段内的两个效果结算顺序未定义，且顺序不同结果不同",
+               "decides": "两个效果可能在同一时段内同时待结算，规则没有给出先后，而某个可达局面在两种顺序下"
+                          "结局不同。例如两个触发都转化某个【指定】技能的发动者，而一名发动者在同一晚指定了两位持有者。",
+               "why": "对局中法官必须选一个顺序，玩家会为此争执。",
+               "fix": "写明哪个先结算（优先规则），或让两个效果可交换。",
+               "limits": "只看效果两两之间、界限内的玩家槽位、一个时段。"},
+        "en": {"summary": "two effects pending in one window with no order, and the order changes the outcome",
+               "decides": "Two effects can be pending in one window, the ruleset gives no order between them, "
+                          "and some reachable state ends differently under the two orders. Example: two "
+                          "triggers that both convert the caster of a [指定] skill, when one caster targets both "
+                          "owners in one night.",
+               "why": "In a game the judge must pick an order, and players will dispute it.",
+               "fix": "State which resolves first (a precedence rule), or make the effects commute.",
+               "limits": "Pairs of effects, up to the player slots in the bounds, one window."},
+    },
+    "loop": {
+        "zh": {"summary": "触发效果可以无限互相触发",
+               "decides": "触发可以无限地互相再次触发：效果 A 产生触发 B 所监听的事件，B 的效果又产生 A 的事件。",
+               "why": "对局走到这里，这一步永远结算不完。",
+               "fix": "限制使用次数，或写明该触发每个时段只触发一次。",
+               "limits": "除非有递减的度量（有限的使用次数、只会出局一次）证明它会终止，否则都会报告。"},
+        "en": {"summary": "triggers can re-fire each other without bound",
+               "decides": "Triggers that can re-fire each other without bound: effect A produces the event that "
+                          "trigger B listens for, and B's effect produces A's event again.",
+               "why": "A game that reaches it never finishes the step.",
+               "fix": "Limit uses, or say the trigger fires once per window.",
+               "limits": "Reported unless a decreasing measure (limited uses, going out once) proves "
+                         "termination."},
+    },
+    "impossible-win": {
+        "zh": {"summary": "某阵营的胜利条件永远无法达成（已证明）",
+               "decides": "某阵营的胜利条件，任何效果序列都无法使其成立。例如胜利需要每名玩家都持有某状态，"
+                          "而该阵营自己的成员永远得不到这个状态。",
+               "why": "对局中这个阵营的玩家不可能获胜，这个阵营形同虚设或具有误导性。",
+               "fix": "改写胜利条件（例如改为“所有其他玩家”）。",
+               "limits": "判定为“已证明”：某个不变式在开局后成立、每个效果都保持它，且它排除了这一胜利。"
+                         "不变式只在玩家槽位上的简单候选事实中寻找。"},
+        "en": {"summary": "a faction's win condition can never hold (proved)",
+               "decides": "A faction whose win condition no sequence of effects can make true. Example: a win "
+                          "that needs every player to hold a status the faction's own member can never get.",
+               "why": "In a game its players cannot win and the faction is pointless or misleading.",
+               "fix": "Restate the condition (e.g. \"all other players\").",
+               "limits": "Verdict proved: an invariant holds after setup, every effect preserves it, and it "
+                         "rules the win out. The invariant is found among simple candidate facts over the "
+                         "player slots."},
+    },
+    "simultaneous-win": {
+        "zh": {"summary": "两个阵营可能同时满足胜利条件且无优先级",
+               "decides": "两个阵营的胜利条件可能在同一局面中同时成立，而规则没有给出两者的优先级，"
+                          "也不允许共同获胜。",
+               "why": "法官无法判定谁赢了。",
+               "fix": "给出胜利判定的先后顺序。",
+               "limits": "从发牌开始的有界步数内的推演。"},
+        "en": {"summary": "two factions can win at once with no priority",
+               "decides": "Two factions whose win conditions can hold in the same state while the ruleset gives "
+                          "no priority between them and neither allows a shared win.",
+               "why": "The judge cannot say who won.",
+               "fix": "Give a win-check order.",
+               "limits": "Bounded traces from a dealt game."},
+    },
+    "dead-rule": {
+        "zh": {"summary": "永远无法触发、或触发后不改变任何东西的规则",
+               "decides": "永远无法使用或使用后什么也不做的技能：它的触发条件或发动条件在每个可达局面中都不可满足，"
+                          "或者每个效果都让局面保持原样。",
+               "why": "对局中它是持有者的陷阱，或者说明原文写的并非本意。",
+               "fix": "修正条件或效果。",
+               "limits": "判定为“已证明”（基于可达局面的过近似）；只看界限内的玩家槽位。"},
+        "en": {"summary": "a rule that can never fire, or changes nothing when it does",
+               "decides": "A skill that can never be used or never does anything: its trigger or condition is "
+                          "unsatisfiable in every reachable state, or every effect leaves the state as it was.",
+               "why": "In a game it is a trap for the player holding it, or a sign the text says something "
+                      "other than what was meant.",
+               "fix": "Correct the condition or the effect.",
+               "limits": "Verdict proved (over an over-approximation of reachable states); the player slots in "
+                         "the bounds."},
+    },
+    "missing-rule": {
+        "zh": {"summary": "规则没有覆盖的可达局面",
+               "decides": "规则没有给出结果的可达局面：投票规则未覆盖的平票，或既无胜利条件也无失败条件的阵营。",
+               "why": "法官只能临场发挥。",
+               "fix": "补上这条规则。",
+               "limits": "只看语言能表达的局面：平票、没有终局条件的阵营、从可能为空的集合中随机选取"
+                         "（发牌时除外，少量玩家槽位无法代表其构成）。"},
+        "en": {"summary": "a reachable situation the rules give no outcome for",
+               "decides": "A reachable situation for which the rules give no outcome: a vote tie the vote rules "
+                          "do not cover, or a faction with neither a win nor a lose condition.",
+               "why": "The judge has to improvise.",
+               "fix": "Add the rule.",
+               "limits": "The situations the language names (vote ties, factions without end conditions, random "
+                         "picks from a set that can be empty — not at the deal, whose composition our few "
+                         "player slots do not represent)."},
+    },
+    "unknown": {
+        "zh": {"summary": "含不透明效果的技能，其交互无法判定",
+               "decides": "部分编码为不透明文本（opaque）的技能，其声明写入的内容与同一时段其他技能读写的内容重叠。"
+                          "这些交互没有判定：结论为“未知”。求解预算内未能回答的问题也以此类报告。",
+               "why": "“未知”从不当作没有问题：这些交互可能有冲突，需要人工核对。",
+               "fix": "扩展编码（或语言），使技能完全语义化。",
+               "limits": "只能指出重叠，不能判定结果。"},
+        "en": {"summary": "a skill with opaque effects whose interactions cannot be decided",
+               "decides": "A skill encoded (partly) as opaque text whose declared writes overlap what other "
+                          "skills of the same window read or write. Its interactions are not decided: the verdict "
+                          "is unknown. Questions the solver could not answer within its budget are reported the "
+                          "same way.",
+               "why": "Unknown is never reported as clean: these interactions may conflict and need a human look.",
+               "fix": "Extend the encoding (or the language) so the skill becomes semantic.",
+               "limits": "It can point at the overlap, not decide the outcome."},
+    },
+}
+
+
+def summary(kind: str, lang: str, fallback: str = "") -> str:
+    return TEXTS.get(kind, {}).get("en" if lang == "en" else "zh", {}).get("summary", fallback)
+
+
+def explain(kind: str, severity: str, decides_by: str, lang: str, fallback: str = "") -> str:
+    """One kind's explanation; fallback (the analysis's docstring) when it has no text yet."""
+    lang = "en" if lang == "en" else "zh"
+    h = HEADINGS[lang]
+    text = TEXTS.get(kind, {}).get(lang)
+    head = (f"{kind}{h['open']}{summary(kind, lang, fallback.split(chr(10))[0])}{h['list']}"
+            f"{h['severity']} {SEVERITY[lang].get(severity, severity)}{h['list']}"
+            f"{h['decides_by']} {DECIDES_BY[lang].get(decides_by, decides_by)}{h['close']}")
+    if text is None:
+        return head + "\n  " + fallback.replace("\n", "\n  ") + "\n"
+    return head + "\n" + "".join(f"  {h[p]}{h['sep']}{text[p]}\n" for p in PARTS if text.get(p))
