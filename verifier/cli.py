@@ -207,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     except BadInput as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
+    except SystemExit as exc:   # argparse: a usage error (2), --help or --version (0)
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     except BrokenPipeError:   # the reader went away (e.g. `| head`): not an error of ours
         _quiet_stdout()
         return EXIT_OK
