@@ -240,7 +240,8 @@ def _stop_on_ctrl_c(lang: str) -> None:
         for child in multiprocessing.active_children():
             child.terminate()
         try:
-            print("\n" + t(lang, "interrupted"), file=sys.stderr, flush=True)
+            show_cursor = "\x1b[?25h" if sys.stderr.isatty() else ""   # a live progress display hid it
+            print(show_cursor + "\n" + t(lang, "interrupted"), file=sys.stderr, flush=True)
         finally:
             os._exit(EXIT_INTERRUPTED)
     threading.Thread(target=watch, name="ctrl-c", daemon=True).start()
