@@ -179,6 +179,11 @@ class Interp:
         self.dealt_key = any(e.kind == "set_role" or (e.kind == "opaque" and any(
             str(x).split(":")[0] == "role" for x in ((e.args or {}).get("writes") or []))) for e in rs.effects())
         self.produced = self._produced()
+        # per-game use limits (mirror of sorts.per_game_limits): not for skills given extra uses
+        extra = {(e.args or {}).get("skill") for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)}
+        self.limited = {sk.uid: sk.uses["count"] for sk in rs.skills
+                        if (sk.uses or {}).get("per") == "game" and isinstance((sk.uses or {}).get("count"), int)
+                        and sk.name not in extra and "$all" not in extra}
         self.keys = self._keys()
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
         # the engine names a random pick by its filter and binding only, so two 随机 effects of
@@ -218,6 +223,7 @@ class Interp:
             out += [("lost", i, sk) for sk in self.skills]
             out += [("gained", i, sk) for sk in self.gained]
             out += [("counter", c, i) for c in self.pcounters]
+            out += [("spent", i, uid) for uid in sorted(self.limited)]
         out += [("counter", c) for c in self.gcounters]
         out += [("item", it) for it in self.items]
         for f in self.factions:
@@ -241,6 +247,8 @@ class Interp:
             return tuple(range(-1, self.k))
         if head == "received":
             return (0, 1)
+        if head == "spent":
+            return tuple(range(0, self.limited[key[2]] + 1))
         if head == "strength":   # a role's strength the text does not give
             return tuple(range(0, 21))
         if head == "game_day":
@@ -535,6 +543,8 @@ class Interp:
                     return False
         for key in self.keys:
             if key[0] == "counter" and st[key] != self.rs.counters[key[1]].initial:
+                return False
+            if key[0] == "spent" and st[key] != 0:
                 return False
             if key[0] == "item" and st[key] != -1:
                 return False
@@ -1117,6 +1127,8 @@ class Interp:
         if not trig and any(st[("status", b.self_slot, s.name)] for s in self.rs.statuses.values()
                             if tags & s.blocks_tags and not tags & s.except_tags):
             return False
+        if skill.uid in self.limited and st[("spent", b.self_slot, skill.uid)] >= self.limited[skill.uid]:
+            return False
         return True
 
     @staticmethod
@@ -1141,11 +1153,23 @@ class Interp:
                     st = self.apply(e, st, b.words(t))
             else:
                 st = self.apply(e, st, b.words())
+        return self._spend(st, skill, b)
+
+    def _spend(self, st: View, skill: Skill, b: Bind) -> View:
+        """A declared use counts against a per-game limit, even when it fails at its turn."""
+        if skill.uid in self.limited:
+            return st.set({("spent", b.self_slot, skill.uid): st[("spent", b.self_slot, skill.uid)] + 1})
         return st
+
+    def _e_refresh_skill(self, e, a, st, w, pc):
+        name = a.get("skill")
+        uids = [u for u in sorted(self.limited) if name in ("$all", "$chosen", None) or
+                any(sk.uid == u and sk.name == name for sk in self.rs.skills)]
+        return st.set({("spent", i, u): 0 for i in self._each(a.get("who", "self"), w, st, pc) for u in uids})
 
     def resolve(self, st: View, skill: Skill, b: Bind) -> View:
         """A pending action at its turn: it happens only if it still can."""
-        return self.run(st, skill, b) if self.enabled(st, skill, b) else st
+        return self.run(st, skill, b) if self.enabled(st, skill, b) else self._spend(st, skill, b)
 
     # ---- game-level questions -------------------------------------------------------------
     def faction_goal(self, st, faction: str) -> bool:

@@ -365,6 +365,17 @@ class Semantics:
             new = self.apply(sub, new, b, pc)
         return new
 
+    def _e_refresh_skill(self, e, a, st, b, pc):
+        """刷新: the holder may use the skill again as at the start ($chosen/$all: any of them)."""
+        name = a.get("skill")
+        uids = [uid for uid, _ in self.factory.vocab.limited
+                if name in ("$all", "$chosen", None) or any(s.uid == uid and s.name == name for s in self.rs.skills)]
+        upd = {}
+        for i, g in self.slots(a.get("who", "self"), b, st):
+            for uid in uids:
+                upd |= self._upd(st, ("spent", i, uid), z3.And(pc, g), z3.IntVal(0, self.ctx))
+        return st.set(upd)
+
     def _upd(self, st: State, key, pc, value) -> dict:
         return {key: z3.If(pc, value, st[key])}
 

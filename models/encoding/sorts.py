@@ -80,6 +80,8 @@ class Vocabulary:
     ballots: bool = False    # the text reads who voted for whom
     dealt: bool = False      # identities can change: the dealt one is kept ("dealt", i)
     seats: bool = False      # the text reads seats (a ring in slot order): slots are not interchangeable
+    # skills with a per-game use limit, (uid, count): ("spent", i, uid) counts slot i's uses
+    limited: list = field(default_factory=list)
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -89,7 +91,21 @@ class Vocabulary:
                          for uid in rs.granted_by(e)[0]})
         return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
                           sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS),
-                          any(_changes_role(e) for e in rs.effects()), _mentions(rs.raw, SEAT_WORDS))
+                          any(_changes_role(e) for e in rs.effects()), _mentions(rs.raw, SEAT_WORDS),
+                          per_game_limits(rs))
+
+
+def per_game_limits(rs: Ruleset) -> list[tuple[str, int]]:
+    """Skills whose uses per game the text limits, as (uid, count). A skill that some
+    effect grants extra uses of is left unlimited (extra uses are not modelled);
+    refreshing a skill resets its count (semantics: refresh_skill)."""
+    extra = {(e.args or {}).get("skill") for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)}
+    out = []
+    for s in rs.skills:
+        u = s.uses or {}
+        if u.get("per") == "game" and isinstance(u.get("count"), int) and s.name not in extra and "$all" not in extra:
+            out.append((s.uid, int(u["count"])))
+    return sorted(out)
 
 
 @dataclass(frozen=True)
@@ -146,6 +162,8 @@ class StateFactory:
                 t[("gained", i, sk)] = z3.Bool(f"{prefix}_gained_{i}_{sk}", ctx)
             for c in v.player_counters:
                 t[("counter", c, i)] = z3.Int(f"{prefix}_ct_{c}_{i}", ctx)
+            for uid, _ in v.limited:
+                t[("spent", i, uid)] = z3.Int(f"{prefix}_spent_{i}_{uid}", ctx)
         for c in v.global_counters:
             t[("counter", c)] = z3.Int(f"{prefix}_ct_{c}", ctx)
         for it in v.items:

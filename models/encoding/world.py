@@ -319,6 +319,8 @@ class World:
         for f in self.vocab.factions:
             cs.append(z3.Not(st[("win", f)]))
             cs.append(z3.Not(st[("lose", f)]))
+        for uid, count in self.vocab.limited:
+            cs += [z3.And(st[("spent", i, uid)] >= 0, st[("spent", i, uid)] <= count) for i in range(self.k)]
         cs += [fact.build(st) for fact in self.derived]
         return cs
 
@@ -370,6 +372,8 @@ class World:
                 cs.append(st[key] == self.rs.counters[name].initial)
         for it in self.vocab.items:
             cs.append(st[("item", it)] == -1)
+        for uid, _ in self.vocab.limited:
+            cs += [st[("spent", i, uid)] == 0 for i in range(self.k)]
         return cs
 
     # ---- skills -----------------------------------------------------------------------------
@@ -433,7 +437,13 @@ class World:
         block = z3.Or(sem.blocked(st, b.self_slot, "skills"), sem.tags_blocked(st, b.self_slot, skill))
         if not trig:
             parts.append(z3.Not(block))
+        spent = st.get(("spent", b.self_slot, skill.uid))
+        if spent is not None:
+            parts.append(spent < self.limit_of(skill))
         return z3.And(parts)
+
+    def limit_of(self, skill: Skill) -> int:
+        return dict(self.vocab.limited)[skill.uid]
 
     def blockers_of(self, what: str) -> set[str]:
         return {s.name for s in self.rs.statuses.values() if what in s.blocks}
@@ -448,6 +458,10 @@ class World:
                     st = self.sem.apply(e, st, b.as_dict(t), pc)
             else:
                 st = self.sem.apply(e, st, b.as_dict(), pc)
+        key = ("spent", b.self_slot, skill.uid)
+        if key in st.terms:
+            # declared is spent: a use blocked or cancelled at its turn still counts
+            st = st.set({key: st[key] + 1})
         return st
 
     def resolve(self, st: State, skill: Skill, b: Binding) -> State:
