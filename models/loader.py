@@ -12,6 +12,7 @@ import jsonschema
 
 from .domain import (Counter, Effect, Faction, Item, Label, Phase, Role, Ruleset, Skill, Status, Tag,
                      Where, Window)
+from .resolve import nearest, resolve_names
 from .schema import EFFECT_KINDS, SCHEMA
 from .yaml_lines import LoadError, line_of, load_with_lines
 
@@ -22,22 +23,62 @@ class InvalidRuleset(Exception):
         super().__init__("\n".join(str(e) for e in self.errors))
 
 
-_VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+_VALIDATOR = jsonschema.Draft7Validator(SCHEMA)
+
+
+_TYPE_ZH = {"string": "字符串", "object": "映射", "array": "列表", "integer": "整数", "number": "数字",
+            "boolean": "true/false", "null": "null"}
+
+
+def _specific(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """For a value no branch of anyOf/oneOf accepts, the error of the branch of its own type
+    (a mapping with a misspelt key is reported as that key, not as `not valid under any`)."""
+    while error.validator in ("anyOf", "oneOf") and error.context:
+        fitting = [e for e in error.context if e.validator not in ("type", "const")]
+        if not fitting:
+            break
+        error = jsonschema.exceptions.best_match(fitting)
+    return error
+
+
+def _types(error: jsonschema.ValidationError) -> list[str]:
+    """The types a value may have, from a type error or the branches of anyOf/oneOf."""
+    if error.validator == "type":
+        return error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+    if error.validator == "const":
+        return [repr(error.validator_value)]
+    found: list[str] = []
+    for e in error.context or []:
+        found += _types(e)
+    return list(dict.fromkeys(found))
 
 
 def _describe(error: jsonschema.ValidationError) -> str:
     where = "/".join(str(p) for p in error.absolute_path) or "(根)"
     if error.validator == "required":
         return f"{where}: 缺少必填字段 {error.message.split(' ')[0]}"
-    if error.validator == "additionalProperties":
-        return f"{where}: 不认识的字段（{error.message}）；请查看 models/LANGUAGE.md"
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = sorted(error.schema.get("properties") or {})
+        extra = sorted(k for k in error.instance if k not in allowed)
+        near = nearest(extra[0], allowed) if extra else None
+        listed = f"允许的字段：{'、'.join(allowed)}" if len(allowed) <= 12 else f"允许的字段共 {len(allowed)} 个"
+        return (f"{where}: 不认识的字段 '{extra[0] if extra else '?'}'（{listed}"
+                + (f"；最接近的是 '{near}'" if near else "") + "）；请查看 models/LANGUAGE.md")
     if error.validator == "enum":
-        return f"{where}: 取值 {error.instance!r} 不在允许范围 {error.validator_value}"
-    if error.validator == "propertyNames":
-        return f"{where}: 不认识的键 {error.instance if not isinstance(error.instance, dict) else ''}".rstrip() + \
-            "；请查看 models/LANGUAGE.md"
-    if error.validator == "type":
-        return f"{where}: 类型应为 {error.validator_value}，实际是 {type(error.instance).__name__}"
+        allowed = [str(v) for v in error.validator_value]
+        near = nearest(str(error.instance), allowed)
+        return (f"{where}: 取值 {error.instance!r} 不在允许范围（应为 {' | '.join(allowed)}）"
+                + (f"；最接近的是 '{near}'" if near else ""))
+    if error.validator == "const":
+        return f"{where}: 取值应为 {error.validator_value!r}，实际是 {error.instance!r}"
+    if error.validator in ("anyOf", "oneOf", "type"):
+        wanted = "、".join(_TYPE_ZH.get(t, t) for t in _types(error)) or "见 models/LANGUAGE.md"
+        return f"{where}: 类型应为 {wanted}，实际是 {error.instance!r}"
+    if error.validator in ("minimum", "maximum"):
+        bound = "最小值" if error.validator == "minimum" else "最大值"
+        return f"{where}: 取值 {error.instance!r} 超出范围（{bound}为 {error.validator_value}）"
+    if error.validator in ("minItems", "maxItems"):
+        return f"{where}: 列表长度不对（{error.validator}: {error.validator_value}），实际是 {error.instance!r}"
     return f"{where}: {error.message}"
 
 
@@ -108,8 +149,8 @@ def load_ruleset(folder: str) -> Ruleset:
         raise InvalidRuleset([exc]) from None
     if not isinstance(data, dict):
         raise InvalidRuleset([LoadError(shown, 1, "顶层应为映射（schema, id, title, …）")])
-    errors = [LoadError(shown, line_of(lines, _error_path(err)), _describe(err))
-              for err in _VALIDATOR.iter_errors(data)]
+    found = [_specific(err) for err in _VALIDATOR.iter_errors(data)]
+    errors = [LoadError(shown, line_of(lines, _error_path(err)), _describe(err)) for err in found]
     if errors:
         raise InvalidRuleset(errors[:50])
 
@@ -176,7 +217,6 @@ def load_ruleset(folder: str) -> Ruleset:
         suppressions=list(data.get("suppressions") or []), aliases=aliases,
     )
     rs.lines = lines  # type: ignore[attr-defined]  # yaml path -> line, for later messages
-    from .resolve import resolve_names
     problems = resolve_names(rs, lines, shown)
     if problems:
         raise InvalidRuleset(problems)

@@ -2,15 +2,58 @@
 
 An unresolved name in the encoding is an encoding error (exit 2), not a finding: the
 finding `undefined-reference` is about the *source text*, which is checked elsewhere.
+Each error says what was expected and, when one is close, the nearest declared name:
+a typo must never quietly turn a rule into one that never (or always) applies.
 """
 from __future__ import annotations
 
+import difflib
 from typing import Any, Iterable
 
 from .domain import Ruleset
+from .schema import COMPARISONS, OPAQUE_WORDS, VOTE_OUT_CAUSES
 from .yaml_lines import LoadError, line_of
 
 WHO_WORDS = {"self", "target", "caster", "source", "victim", "all", "killer", "owner"}
+
+# `$word` values each kind of name accepts (LANGUAGE.md); any other `$…` is a typo
+DOLLAR_WORDS: dict[str, set[str]] = {
+    "faction": {f"${w}" for w in WHO_WORDS} | {"$initial", "$any"},   # $who: that player's faction
+    "status": {"$negative", "$all"},
+    "skill": {"$all", "$chosen"},
+    "role": {"$flip"},
+}
+LIST_ALL_UP_TO = 12  # an expected set this small is printed whole; a larger one by its size
+
+
+def nearest(name: Any, allowed: Iterable[str]) -> str | None:
+    """The declared name closest to a misspelt one, if any is reasonably close."""
+    if not isinstance(name, str):
+        return None
+    found = difflib.get_close_matches(name, sorted(set(allowed)), n=1, cutoff=0.4)
+    return found[0] if found else None
+
+
+def expected_text(what: str, allowed: Iterable[str], name: Any = None) -> str:
+    """`应为：a、b、c` (or the size of a large set), plus the nearest name to `name`."""
+    names = sorted(set(allowed))
+    if not names:
+        text = f"本规则没有声明任何{what}"
+    elif len(names) <= LIST_ALL_UP_TO:
+        text = f"应为{what}之一：{'、'.join(names)}"
+    else:
+        text = f"应为已声明的{what}（共 {len(names)} 个）"
+    near = nearest(name, names)
+    return text + (f"；最接近的是 '{near}'" if near else "")
+
+
+def causes_of(rs: Ruleset) -> set[str]:
+    """Going-out causes the ruleset declares: the causes of its `out` effects, the kinds of
+    its `damage` effects, its `externals` terms (base-rule mechanisms with an assumption),
+    and the built-in vote-out causes."""
+    made = {e.args.get(key) for e in rs.effects() if isinstance(e.args, dict)
+            for key in (("cause",) if e.kind == "out" else ("kind",) if e.kind == "damage" else ())}
+    return {c for c in made if isinstance(c, str)} | {x["term"] for x in rs.externals} | set(VOTE_OUT_CAUSES)
 
 
 class _Resolver:
@@ -28,17 +71,25 @@ class _Resolver:
             "counter": set(rs.counters),
             "item": set(rs.items),
             "skill": {s.name for s in rs.skills},
+            "cause": causes_of(rs),
+            "group": {g.get("name") for g in (rs.setup.get("groups") or []) if isinstance(g, dict)},
         }
         # a term the encoding declares undefined may be named where a skill or role is
         # expected: it is held by nobody (and stays reported as undefined-reference)
         self.undefined = {t["name"] for t in rs.terms if t.get("kind") == "undefined"}
 
+    def error(self, path: tuple, message: str) -> None:
+        self.errors.append(LoadError(self.file, line_of(self.lines, path), message))
+
     def need(self, kind: str, name: Any, path: tuple, extra: Iterable[str] = ()) -> None:
-        if name is None or (isinstance(name, str) and (name.startswith("$") or name in extra)):
+        extra = set(extra) | DOLLAR_WORDS.get(kind, set())
+        if name is None or (isinstance(name, str) and name in extra):
             return
         if not isinstance(name, str) or name not in self.kinds[kind]:
-            self.errors.append(LoadError(self.file, line_of(self.lines, path),
-                                         f"未声明的{_KIND_ZH[kind]} '{name}'（应先在 {kind} 列表中声明）"))
+            allowed = self.kinds[kind] | {x for x in extra if x.startswith("$")}
+            where = _DECLARED_IN[kind]
+            self.error(path, f"未声明的{_KIND_ZH[kind]} '{name}'（{expected_text(_KIND_ZH[kind], allowed, name)}；"
+                             f"{where}）")
 
     def who(self, value: Any, path: tuple) -> None:
         if isinstance(value, dict) and ("random" in value or "any_of" in value):
@@ -46,9 +97,12 @@ class _Resolver:
             self.filter(value[key] or {}, path + (key,))
         elif isinstance(value, dict):
             self.filter(value, path)
-        elif isinstance(value, str) and not (value in WHO_WORDS or value.startswith("holder:")):
-            self.errors.append(LoadError(self.file, line_of(self.lines, path),
-                                         f"who 应为 self/target/caster/source/victim、holder:<物品> 或过滤器，实际是 '{value}'"))
+        elif isinstance(value, str) and value.startswith("holder:"):
+            self.need("item", value[len("holder:"):], path)
+        elif isinstance(value, str) and value not in WHO_WORDS:
+            near = nearest(value, WHO_WORDS)
+            self.error(path, f"who 应为 self/target/caster/source/victim、holder:<物品> 或过滤器，实际是 '{value}'"
+                             + (f"；最接近的是 '{near}'" if near else ""))
 
     def filter(self, f: Any, path: tuple) -> None:
         if not isinstance(f, dict):
@@ -65,6 +119,9 @@ class _Resolver:
                 self.who(of, path + (key,))
         for i, sub in enumerate(f.get("any") or []):
             self.filter(sub, path + ("any", i))
+        for key in ("random", "any_of"):
+            if isinstance(f.get(key), dict):
+                self.filter(f[key], path + (key,))
         if "if" in f:
             self.cond(f["if"], path + ("if",))
         if isinstance(f.get("used_tag_on"), dict):
@@ -75,10 +132,11 @@ class _Resolver:
         if "counter" in f:
             spec = f["counter"]
             if not (isinstance(spec, list) and len(spec) == 3):
-                self.errors.append(LoadError(self.file, line_of(self.lines, path + ("counter",)),
-                                             "过滤器 counter 应为 [计数器, 比较符, 数值]"))
+                self.error(path + ("counter",), "过滤器 counter 应为 [计数器, 比较符, 数值]")
             else:
                 self.need("counter", spec[0], path + ("counter", 0))
+                if spec[1] not in COMPARISONS:
+                    self.error(path + ("counter", 1), f"比较符 '{spec[1]}' 不在允许范围（应为 {' '.join(COMPARISONS)}）")
                 self.num(spec[2], path + ("counter", 2))
 
     def num(self, n: Any, path: tuple) -> None:
@@ -88,7 +146,7 @@ class _Resolver:
                     self.filter(n[key], path + (key,))
             if "counter" in n:
                 self.need("counter", n["counter"], path + ("counter",))
-            for key in ("votes_for", "strength"):
+            for key in ("votes_for", "strength", "who"):
                 if key in n:
                     self.who(n[key], path + (key,))
             for key in ("add", "sub", "mul", "div", "min", "max"):
@@ -108,18 +166,23 @@ class _Resolver:
             if key in c and isinstance(c[key], list) and len(c[key]) == 2:
                 self.who(c[key][0], path + (key, 0))
                 self.need(kind, c[key][1], path + (key, 1), extra=self.undefined if kind == "role" else ())
+        if "alive" in c:
+            self.who(c["alive"], path + ("alive",))
+        if isinstance(c.get("is"), list):
+            for j, x in enumerate(c["is"]):
+                self.who(x, path + ("is", j))
         if "phase" in c:
             self.need("phase", c["phase"], path + ("phase",))
+        if "cause" in c:
+            self.need("cause", c["cause"], path + ("cause",))
         for key in ("used", "targeted_by"):
             if key in c and isinstance(c[key], list) and len(c[key]) == 2:
                 self.who(c[key][0], path + (key, 0))
                 self.need("skill", c[key][1], path + (key, 1), extra=self.undefined)
         if "distinct" in c and c.get("by") not in ("faction", "initial_faction", "role"):
-            self.errors.append(LoadError(self.file, line_of(self.lines, path + ("distinct",)),
-                                         "distinct 需要 by: faction / initial_faction / role"))
+            self.error(path + ("distinct",), "distinct 需要 by: faction / initial_faction / role")
         if "day" in c and not isinstance(c["day"], (int, dict)):
-            self.errors.append(LoadError(self.file, line_of(self.lines, path + ("day",)),
-                                         "day 应为整数（第几天）或 {op, value}"))
+            self.error(path + ("day",), "day 应为整数（第几天）或 {op, value}")
         for key in ("count", "every", "none", "satisfies", "distinct"):
             if key in c:
                 self.filter(c[key], path + (key,))
@@ -129,6 +192,19 @@ class _Resolver:
             self.num(c["value"], path + ("value",))
         if "value_of" in c:
             self.num(c["value_of"], path + ("value_of",))
+        if "reads" in c:
+            self.opaque_words(c["reads"], path + ("reads",))
+
+    def opaque_words(self, words: Any, path: tuple) -> None:
+        """`reads`/`writes` of an opaque part: a word, or `word:<name>` naming the thing."""
+        for j, w in enumerate(words if isinstance(words, list) else []):
+            head, _, name = str(w).partition(":")
+            if head not in OPAQUE_WORDS:
+                near = nearest(head, OPAQUE_WORDS)
+                self.error(path + (j,), f"opaque 的读写对象 '{w}' 不在允许范围（应为 {'、'.join(OPAQUE_WORDS)}）"
+                                        + (f"；最接近的是 '{near}'" if near else ""))
+            elif name and head in self.kinds:
+                self.need(head, name, path + (j,))
 
     def effect(self, e: dict, path: tuple) -> None:
         if "choose" in e:
@@ -151,14 +227,15 @@ class _Resolver:
                 self.need("faction", args.get("to"), p + ("to",))
             if kind in ("grant_status", "remove_status"):
                 self.need("status", args.get("status"), p + ("status",))
+            if kind == "grant_status":
+                self.duration(args.get("duration"), p + ("duration",))
             if kind in ("gain_skill", "lose_skill", "refresh_skill", "extra_use", "cooldown"):
                 self.need("skill", args.get("skill"), p + ("skill",))
             if kind in ("add_label", "remove_label"):
                 self.need("label", args.get("label"), p + ("label",))
             if kind == "counter":
                 self.need("counter", args.get("name"), p + ("name",))
-                self.num(args.get("value"), p + ("value",))
-            if kind == "received_votes":
+            if kind in ("counter", "vote_weight", "received_votes"):
                 self.num(args.get("value"), p + ("value",))
             if kind == "must_target":
                 self.who(args.get("target"), p + ("target",))
@@ -167,13 +244,34 @@ class _Resolver:
                 self.need("role", args.get("role"), p + ("role",), extra=("any",))
             if kind == "give_item":
                 self.need("item", args.get("item"), p + ("item",))
+                self.who(args.get("to"), p + ("to",))
+            if kind == "info":
+                self.who(args.get("to"), p + ("to",))
+            if kind == "redirect":
+                for key in ("from", "to"):
+                    self.who(args.get(key), p + (key,))
             if kind == "set_role":
                 self.need("role", args.get("to"), p + ("to",))
             if kind == "create":
                 self.need("role", args.get("role"), p + ("role",))
+                self.need("faction", args.get("faction"), p + ("faction",))
+                seat = args.get("seat")
+                if isinstance(seat, dict):
+                    self.who(seat.get("next_to"), p + ("seat", "next_to"))
+            if kind == "opaque":
+                for key in ("reads", "writes"):
+                    self.opaque_words(args.get(key), p + (key,))
         for kind in ("win", "lose"):
             if kind in e and isinstance(e[kind], str):
                 self.need("faction", e[kind], path + (kind,))
+
+    def duration(self, d: Any, path: tuple) -> None:
+        if isinstance(d, str) and d.startswith("until:"):
+            self.need("phase", d[len("until:"):], path)
+        elif d is not None and d not in DURATIONS:
+            near = nearest(d, DURATIONS + ("until:<阶段>",))
+            self.error(path, f"duration 取值 '{d}' 不在允许范围（应为 {' | '.join(DURATIONS)} | until:<阶段>）"
+                             + (f"；最接近的是 '{near}'" if near else ""))
 
     def run(self) -> list[LoadError]:
         data = self.rs.raw
@@ -190,14 +288,19 @@ class _Resolver:
             for key in ("blocks_tags", "except_tags"):
                 for j, x in enumerate(st.get(key) or []):
                     self.need("tag", x, ("statuses", i, key, j))
+            for j, x in enumerate(st.get("except") or []):
+                self.need("cause", x, ("statuses", i, "except", j))
         for i, lab in enumerate(data.get("labels") or []):
             for j, x in enumerate(lab.get("implies_labels") or []):
                 self.need("label", x, ("labels", i, "implies_labels", j))
             for j, x in enumerate(lab.get("implies_statuses") or []):
                 self.need("status", x, ("labels", i, "implies_statuses", j))
+        for i, c in enumerate(data.get("counters") or []):
+            self.need("faction", c.get("faction"), ("counters", i, "faction"))
         for i, r in enumerate(data["roles"]):
             base = ("roles", i)
             self.need("faction", r["faction"], base + ("faction",))
+            self.num(r.get("count"), base + ("count",))
             for j, x in enumerate(r.get("labels") or []):
                 self.need("label", x, base + ("labels", j))
             for j, x in enumerate(r.get("statuses") or []):
@@ -205,8 +308,7 @@ class _Resolver:
             if r.get("flip_to"):
                 self.need("role", r["flip_to"], base + ("flip_to",), extra=("——",))
             if r.get("external") and not r.get("assumption"):
-                self.errors.append(LoadError(self.file, line_of(self.lines, base),
-                                             f"外部身份 '{r['name']}' 需要 assumption（写明我们的假设）"))
+                self.error(base, f"外部身份 '{r['name']}' 需要 assumption（写明我们的假设）")
             for j, s in enumerate(r.get("skills") or []):
                 self.skill(s, base + ("skills", j))
         for j, s in enumerate(data.get("skills") or []):
@@ -217,19 +319,47 @@ class _Resolver:
                 if key in owner:
                     self.need(kind, owner[key], ("skills", j, "owner", key))
             if not owner:
-                self.errors.append(LoadError(self.file, line_of(self.lines, ("skills", j)),
-                                             f"顶层技能 '{s['name']}' 需要 owner（持有者：label/faction/status/item/role）"))
+                self.error(("skills", j), f"顶层技能 '{s['name']}' 需要 owner（持有者：label/faction/status/item/role）")
         for group in ("precedence", "rulings"):
             for i, p in enumerate(data.get(group) or []):
                 for key in ("first", "then"):
                     if key in p:
                         self.need_any(p[key], (group, i, key))
+        self.setup(data.get("setup") or {})
+        for i, q in enumerate(data.get("faq") or []):
+            self.claim(q.get("claim") or {}, ("faq", i, "claim"))
         return self.errors
 
+    def setup(self, setup: dict) -> None:
+        for i, g in enumerate(setup.get("groups") or []):
+            self.num(g.get("count"), ("setup", "groups", i, "count"))
+            for j, r in enumerate(g.get("roles") or []):
+                self.need("role", r, ("setup", "groups", i, "roles", j))
+        for i, t in enumerate(setup.get("totals") or []):
+            self.num(t.get("value"), ("setup", "totals", i, "value"))
+            for j, g in enumerate(t.get("groups") or []):
+                self.need("group", g, ("setup", "totals", i, "groups", j))
+
+    def claim(self, claim: dict, path: tuple) -> None:
+        c = claim.get("only_skills_in_phase")
+        if isinstance(c, dict):
+            self.need("phase", c.get("phase"), path + ("only_skills_in_phase", "phase"))
+            for j, s in enumerate(c.get("skills") or []):
+                self.need("skill", s, path + ("only_skills_in_phase", "skills", j), extra=self.undefined)
+        c = claim.get("skill_timing")
+        if isinstance(c, dict):
+            self.need("skill", c.get("skill"), path + ("skill_timing", "skill"))
+            for j, p in enumerate(c.get("phases") or []):
+                self.need("phase", p, path + ("skill_timing", "phases", j))
+        for mode in ("always", "possible", "never"):
+            self.cond(claim.get(mode), path + (mode,))
+
     def need_any(self, name: str, path: tuple) -> None:
-        if not any(name in names for names in self.kinds.values()) and name not in \
-                {e["term"] for e in self.rs.externals} | {t["name"] for t in self.rs.terms}:
-            self.errors.append(LoadError(self.file, line_of(self.lines, path), f"优先规则引用了未声明的名称 '{name}'"))
+        known = set().union(*self.kinds.values()) | {e["term"] for e in self.rs.externals} | \
+            {t["name"] for t in self.rs.terms}
+        if name not in known:
+            near = nearest(name, known)
+            self.error(path, f"优先规则引用了未声明的名称 '{name}'" + (f"；最接近的是 '{near}'" if near else ""))
 
     def skill(self, s: dict, path: tuple) -> None:
         for j, t in enumerate(s.get("timing") or []):
@@ -239,26 +369,55 @@ class _Resolver:
         if s.get("targets"):
             self.filter(s["targets"].get("filter"), path + ("targets", "filter"))
         trig = s.get("trigger") or {}
-        if "tag" in trig:
-            self.need("tag", trig["tag"], path + ("trigger", "tag"))
-        if "phase" in trig:
-            self.need("phase", trig["phase"], path + ("trigger", "phase"))
-        if "status" in trig:
-            self.need("status", trig["status"], path + ("trigger", "status"))
-        if "counter" in trig:
-            self.need("counter", trig["counter"], path + ("trigger", "counter"))
-        if "faction" in trig:
-            self.need("faction", trig["faction"], path + ("trigger", "faction"))
-        if "skill" in trig:
-            self.need("skill", trig["skill"], path + ("trigger", "skill"))
+        for key, kind in (("tag", "tag"), ("phase", "phase"), ("status", "status"), ("counter", "counter"),
+                          ("faction", "faction"), ("skill", "skill")):
+            if key in trig:
+                self.need(kind, trig[key], path + ("trigger", key))
+        if "cause" in trig:
+            self.need("cause", trig["cause"], path + ("trigger", "cause"), extra=("any",))
+        for key in ("on", "by"):
+            if key in trig:
+                self.who(trig[key], path + ("trigger", key))
         self.cond(s.get("condition"), path + ("condition",))
         for j, e in enumerate(s.get("effects") or []):
             self.effect(e, path + ("effects", j))
 
 
+def check_src_lines(raw: Any, lines: dict, file: str, source: str, count: int) -> list[LoadError]:
+    """Every `src` (and `win_src`, `lose_src`, `tie_src`) line must be a line of source.txt."""
+    errors: list[LoadError] = []
+
+    def walk(node: Any, path: tuple) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "src" or str(key).endswith("_src"):
+                    for j, n in enumerate(value if isinstance(value, list) else [value]):
+                        if isinstance(n, int) and not 1 <= n <= count:
+                            at = path + (key, j) if isinstance(value, list) else path + (key,)
+                            errors.append(LoadError(file, line_of(lines, at),
+                                                    f"src 行号 {n} 超出 {source} 的范围（应为 1–{count}，该文件共 {count} 行）"))
+                else:
+                    walk(value, path + (key,))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, path + (i,))
+
+    walk(raw, ())
+    return errors
+
+
+DURATIONS = ("permanent", "phase", "day")
 _KIND_ZH = {"faction": "阵营", "status": "状态", "tag": "标签", "label": "标记", "role": "身份", "phase": "阶段",
-            "counter": "计数器", "item": "物品", "skill": "技能"}
+            "counter": "计数器", "item": "物品", "skill": "技能", "cause": "出局原因", "group": "配置分组"}
+_DECLARED_IN = {
+    "faction": "在 factions 中声明", "status": "在 statuses 中声明", "tag": "在 tags 中声明",
+    "label": "在 labels 中声明", "role": "在 roles 中声明", "phase": "在 phases 或 windows 中声明",
+    "counter": "在 counters 中声明", "item": "在 items 中声明", "skill": "在某个身份的 skills 或顶层 skills 中声明",
+    "cause": "出局原因来自 out 效果的 cause、damage 效果的 kind、externals 的术语，或内置的 "
+             + "/".join(VOTE_OUT_CAUSES),
+    "group": "在 setup.groups 中声明",
+}
 
 
 def resolve_names(rs: Ruleset, lines: dict, file: str) -> list[LoadError]:
-    return _Resolver(rs, lines, file).run()
+    return _Resolver(rs, lines, file).run() + check_src_lines(rs.raw, lines, file, rs.source_file, len(rs.source_lines))

@@ -1,11 +1,15 @@
-"""The JSON Schema of `ruleset.yaml` (ruleset/v1).
+"""The JSON Schema of `ruleset.yaml` (ruleset/v1), draft-07 so editors' YAML servers read it.
 
 One source of truth: the loader validates against it, and `python -m verifier schema`
-prints it for editors. Deeper rules (names that must resolve) live in resolve.py.
+prints it for editors (schema/ruleset.schema.json). Every property carries the description
+from schema_docs.py, which tests keep in step with LANGUAGE.md. Deeper rules (names that must
+resolve, source lines) live in resolve.py.
 """
 from __future__ import annotations
 
 from typing import Any
+
+from .schema_docs import DOCS
 
 EFFECT_KINDS = (
     "set_faction", "grant_status", "remove_status", "damage", "out", "prevent_out", "revive",
@@ -27,174 +31,243 @@ TAG_MEANINGS = (
     "targeted", "forced", "limited", "normal", "team", "toggle", "cooldown", "awakening", "relic",
     "reveal", "locked", "passive", "setup", "other",
 )
+# causes every ruleset has without declaring them: going out by the day's vote (LANGUAGE.md)
+VOTE_OUT_CAUSES = ("投票", "投票出局")
+# what an opaque effect or condition may read or write; `status:<S>` etc. name the thing
+OPAQUE_WORDS = ("faction", "alive", "role", "status", "label", "counter", "item", "skills", "votes", "win")
 FILTER_KEYS = (
     "random", "alive", "other", "faction", "not_faction", "role", "not_role", "has_status", "lacks_status",
     "label", "not_label", "initial_faction", "holds", "dead",
     "dying", "neighbour_of", "voted_for", "top_voted", "targeted", "strength", "counter", "any_of", "used_tag_on",
     "any", "if",
 )
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+USE_PERIODS = ("game", "day", "phase")
+COUNTER_OPS = ("add", "sub", "set", "halve")
+TERM_KINDS = ("feedback", "title", "card", "heading", "other", "status_word", "undefined")
+
+
+def ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/definitions/{name}"}
+
 
 SRC = {"oneOf": [{"type": "integer", "minimum": 1},
                  {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1}]}
 NAME = {"type": "string", "minLength": 1}
 NAMES = {"type": "array", "items": NAME}
-NUM: dict[str, Any] = {}  # numbers: ints or arithmetic mappings, checked by resolve.py
-FILTER = {"type": "object", "propertyNames": {"enum": list(FILTER_KEYS)}}
-COND = {"type": "object", "minProperties": 1,
-        "propertyNames": {"enum": list(CONDITION_KINDS) + ["op", "value", "satisfies", "reads", "src", "who", "by"]}}
-EFFECT = {
-    "type": "object",
-    "properties": {k: {} for k in EFFECT_KINDS} | {"if": COND, "src": SRC, "force": {"type": "boolean"},
-                                                 "note": {"type": "string"}, "instead": {"type": "array"}},
-    "additionalProperties": False,
-    "minProperties": 1,
-}
-TRIGGER = {
-    "type": "object",
-    "required": ["event"],
-    "properties": {"event": {"enum": list(TRIGGER_EVENTS)}, "tag": NAME, "on": {}, "by": {},
-                   "phase": NAME, "cause": {}, "status": NAME, "counter": NAME, "value": {},
-                   "faction": NAME, "skill": NAME, "src": SRC},
-    "additionalProperties": False,
-}
-SKILL = {
-    "type": "object",
-    "required": ["name", "src"],
-    "properties": {
-        "name": NAME, "src": SRC, "timing": NAMES, "tags": NAMES,
-        "uses": {"type": "object", "properties": {"count": {"type": "integer", "minimum": 0},
-                                                   "per": {"enum": ["game", "day", "phase", "night"]}},
-                 "required": ["count"], "additionalProperties": False},
-        "charges": {"type": "object", "properties": {"initial": {"type": "integer"}, "max": {"type": "integer"}},
-                    "additionalProperties": False},
-        "cooldown": {"type": "integer", "minimum": 0},
-        "targets": {"type": "object", "properties": {"min": {"type": "integer", "minimum": 0},
-                                                      "max": {"type": ["integer", "null"], "minimum": 0},
-                                                      "filter": FILTER, "src": SRC},
-                    "additionalProperties": False},
-        "trigger": TRIGGER,
-        "static": {"type": "boolean"},
-        "no_repeat_target": {"type": "boolean"},
-        "condition": COND,
-        "owner": {"type": "object", "propertyNames": {"enum": ["label", "faction", "status", "item", "role"]}},
-        "effects": {"type": "array", "items": EFFECT},
-        "text": {"type": "string"}, "note": {"type": "string"},
-    },
-    "additionalProperties": False,
-}
-ELEMENT_BASE = {"name": NAME, "src": SRC, "meaning": {"type": "string"}, "note": {"type": "string"},
-                "external": {"type": "boolean"}, "assumption": {"type": "string"}, "text": {"type": "string"}}
-ROLE = {
-    "type": "object",
-    "required": ["name", "src", "faction"],
-    "properties": ELEMENT_BASE | {
-        "faction": NAME, "strength": {"type": ["number", "null"]}, "count": {}, "labels": NAMES,
-        "statuses": NAMES, "skills": {"type": "array", "items": SKILL}, "flip_to": {"type": ["string", "null"]},
-        "created": {"type": "boolean"}, "aliases": NAMES,
-    },
-    "additionalProperties": False,
+NAME_OR_NAMES = {"oneOf": [NAME, NAMES]}
+TEXT = {"type": "string"}
+FLAG = {"type": "boolean"}
+INT = {"type": "integer"}
+COND, FILTER, NUM, WHO, EFFECT = ref("cond"), ref("filter"), ref("num"), ref("who"), ref("effect")
+CONDS = {"type": "array", "items": COND}
+EFFECTS = {"type": "array", "items": EFFECT}
+COMPARE = {"enum": list(COMPARISONS)}
+WHO_AND_NAME = {"type": "array", "items": [WHO, NAME], "minItems": 2, "maxItems": 2}
+
+
+def obj(ctx: str, props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A closed mapping whose every property is described by DOCS[ctx] (KeyError: undocumented)."""
+    out: dict[str, Any] = {"type": "object", "properties": {k: described(ctx, k, v) for k, v in props.items()},
+                           "additionalProperties": False}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+def described(ctx: str, key: str, schema: dict[str, Any]) -> dict[str, Any]:
+    text = DOCS[ctx][key] if key in DOCS.get(ctx, {}) else DOCS["element"][key]
+    # draft-07 ignores keywords beside $ref, so a described reference is wrapped
+    return ({"allOf": [schema]} if "$ref" in schema else dict(schema)) | {"description": text}
+
+
+def list_of(ctx: str, props: dict[str, Any], required: tuple[str, ...] = ("name", "src")) -> dict[str, Any]:
+    return {"type": "array", "items": obj(ctx, props, required)}
+
+
+ELEMENT = {"name": NAME, "src": SRC, "note": TEXT, "external": FLAG, "assumption": TEXT, "text": TEXT}
+OPTIONAL_COND = {"oneOf": [COND, {"type": "null"}]}
+
+EFFECT_ARGS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "set_faction": ({"who": WHO, "to": NAME}, ("to",)),
+    "grant_status": ({"who": WHO, "status": NAME, "duration": TEXT}, ("status",)),
+    "remove_status": ({"who": WHO, "status": NAME}, ("status",)),
+    "damage": ({"who": WHO, "kind": NAME}, ()),
+    "out": ({"who": WHO, "cause": NAME}, ()),
+    "prevent_out": ({"who": WHO}, ()),
+    "revive": ({"who": WHO}, ()),
+    "set_role": ({"who": WHO, "to": NAME, "deck": FLAG}, ("to",)),
+    "gain_skill": ({"who": WHO, "skill": NAME}, ("skill",)),
+    "lose_skill": ({"who": WHO, "skill": NAME}, ("skill",)),
+    "refresh_skill": ({"who": WHO, "skill": NAME}, ("skill",)),
+    "add_label": ({"who": WHO, "label": NAME}, ("label",)),
+    "remove_label": ({"who": WHO, "label": NAME}, ("label",)),
+    "counter": ({"name": NAME, "op": {"enum": list(COUNTER_OPS)}, "value": NUM, "who": WHO}, ("name",)),
+    "vote_weight": ({"who": WHO, "op": {"enum": list(COUNTER_OPS)}, "value": NUM}, ()),
+    "received_votes": ({"who": WHO, "op": {"enum": list(COUNTER_OPS)}, "value": NUM}, ()),
+    "give_item": ({"item": NAME, "to": WHO}, ("item",)),
+    "redirect": ({"from": WHO, "to": WHO}, ("from", "to")),
+    "info": ({"to": WHO, "what": TEXT}, ()),
+    "create": ({"role": NAME, "faction": NAME,
+                "seat": {"oneOf": [{"const": "chosen"}, obj("seat", {"next_to": WHO}, ("next_to",))]}}, ("role",)),
+    "opaque": ({"text": TEXT, "who": WHO, "reads": NAMES, "writes": NAMES}, ("text",)),
+    "extra_use": ({"who": WHO, "skill": NAME, "count": INT, "per": {"enum": list(USE_PERIODS)}}, ("skill",)),
+    "cooldown": ({"who": WHO, "skill": NAME, "add": INT}, ("skill",)),
+    "must_target": ({"who": WHO, "target": WHO}, ("target",)),
+    "disguise": ({"who": WHO, "faction": NAME, "role": NAME}, ()),
 }
 
 
-def _list_of(props: dict[str, Any], required: tuple[str, ...] = ("name", "src")) -> dict[str, Any]:
-    return {"type": "array", "items": {"type": "object", "required": list(required), "properties": props,
-                                       "additionalProperties": False}}
+def _effect_value(kind: str) -> dict[str, Any]:
+    if kind in ("win", "lose"):
+        return NAME
+    if kind == "choose":
+        option = {"oneOf": [EFFECTS, EFFECT]}
+        return {"oneOf": [{"type": "array", "items": option},
+                          obj("choose", {"options": {"type": "array", "items": option}}, ("options",))]}
+    props, required = EFFECT_ARGS[kind]
+    return obj(f"effect.{kind}", props, required)
 
+
+DEFINITIONS: dict[str, Any] = {
+    "who": {"description": DOCS["definitions"]["who"], "anyOf": [NAME, FILTER]},
+    "filter": obj("filter", {
+        "random": FILTER, "any_of": FILTER, "alive": FLAG, "other": FLAG, "dead": FLAG,
+        "faction": NAME_OR_NAMES, "not_faction": NAME_OR_NAMES, "initial_faction": NAME_OR_NAMES,
+        "role": NAME_OR_NAMES, "not_role": NAME_OR_NAMES, "has_status": NAME_OR_NAMES, "lacks_status": NAME_OR_NAMES,
+        "label": NAME_OR_NAMES, "not_label": NAME_OR_NAMES, "holds": NAME_OR_NAMES,
+        "dying": FLAG, "top_voted": FLAG, "targeted": FLAG,
+        "neighbour_of": {"anyOf": [NAME, obj("neighbour_of", {"of": WHO, "living": FLAG}, ("of",))]},
+        "voted_for": WHO,
+        "strength": obj("compare", {"op": COMPARE, "value": NUM}),
+        "counter": {"type": "array", "items": [NAME, COMPARE, NUM], "minItems": 3, "maxItems": 3},
+        "used_tag_on": obj("used_tag_on", {"on": WHO, "tag": NAME}, ("on", "tag")),
+        "any": {"type": "array", "items": FILTER}, "if": COND,
+    }),
+    "num": {"description": DOCS["definitions"]["num"], "anyOf": [{"type": "number"}, obj("num", {
+        "count": FILTER, "counter": NAME, "who": WHO, "players": {"const": True},
+        "add": {"type": "array", "items": NUM}, "sub": {"type": "array", "items": NUM},
+        "mul": {"type": "array", "items": NUM}, "div": {"type": "array", "items": NUM},
+        "min": {"type": "array", "items": NUM}, "max": {"type": "array", "items": NUM},
+        "round": {"enum": ["floor", "ceil", "nearest"]},
+        "votes_for": WHO, "strength": WHO, "vote_weights": FILTER,
+    })]},
+    "cond": {"minProperties": 1} | obj("cond", {
+        "all": CONDS, "any": CONDS, "not": COND,
+        "has_status": WHO_AND_NAME, "faction": WHO_AND_NAME, "role": WHO_AND_NAME, "label": WHO_AND_NAME,
+        "holds": WHO_AND_NAME, "used": WHO_AND_NAME, "targeted_by": WHO_AND_NAME,
+        "alive": WHO, "phase": NAME, "is": {"type": "array", "items": WHO, "minItems": 2, "maxItems": 2},
+        "count": FILTER, "every": FILTER, "none": FILTER, "satisfies": FILTER, "distinct": FILTER,
+        "by": {"enum": ["faction", "initial_faction", "role"]},
+        "counter": NAME, "value_of": NUM, "op": COMPARE, "value": NUM, "who": WHO,
+        "opaque": TEXT, "reads": NAMES, "chance": TEXT, "cause": NAME,
+        "day": {"anyOf": [INT, obj("compare", {"op": COMPARE, "value": NUM})]},
+        "true": {}, "false": {}, "src": SRC,
+    }),
+    "effect": {**obj("effect", {k: _effect_value(k) for k in EFFECT_KINDS}
+                     | {"if": COND, "src": SRC, "force": FLAG, "note": TEXT, "instead": EFFECTS}),
+               "minProperties": 1},
+}
+
+DEFINITIONS["skill"] = obj("skill", {
+    "name": NAME, "src": SRC, "timing": NAMES, "tags": NAMES,
+    "uses": obj("uses", {"count": {"type": "integer", "minimum": 0}, "per": {"enum": list(USE_PERIODS)}}, ("count",)),
+    "charges": obj("charges", {"initial": INT, "max": INT}),
+    "cooldown": {"type": "integer", "minimum": 0},
+    "targets": obj("targets", {"min": {"type": "integer", "minimum": 0},
+                               "max": {"type": ["integer", "null"], "minimum": 0}, "filter": FILTER, "src": SRC}),
+    "trigger": obj("trigger", {"event": {"enum": list(TRIGGER_EVENTS)}, "tag": NAME, "on": WHO, "by": WHO,
+                               "phase": NAME, "cause": NAME, "status": NAME, "counter": NAME, "value": NUM,
+                               "faction": NAME, "skill": NAME, "src": SRC}, ("event",)),
+    "static": FLAG, "no_repeat_target": FLAG,
+    "condition": COND,
+    "owner": obj("owner", {"label": NAME, "faction": NAME, "status": NAME, "item": NAME, "role": NAME}),
+    "effects": EFFECTS,
+    "text": TEXT, "note": TEXT,
+}, ("name", "src"))
+SKILL = ref("skill")
+
+ROLE = obj("role", ELEMENT | {
+    "meaning": TEXT, "faction": NAME, "strength": {"type": ["number", "null"]}, "count": NUM, "labels": NAMES,
+    "statuses": NAMES, "skills": {"type": "array", "items": SKILL}, "flip_to": {"type": ["string", "null"]},
+    "created": FLAG, "aliases": NAMES,
+}, ("name", "src", "faction"))
+
+SETUP = obj("setup", {
+    "players": obj("players", {"min": INT, "max": {"type": ["integer", "null"]}, "src": SRC, "assumed": FLAG}),
+    "stated_total": obj("stated_total", {"value": INT, "src": SRC, "of": TEXT}, ("value", "src")),
+    "totals": {"type": "array", "items": obj("total", {"name": NAME, "value": NUM, "src": SRC, "groups": NAMES},
+                                             ("value", "src", "groups"))},
+    "groups": {"type": "array", "items": obj("group", {"name": NAME, "count": NUM, "src": SRC, "roles": NAMES,
+                                                       "note": TEXT}, ("name", "count", "src"))},
+    "distributions": {"type": "array", "items": obj("distribution", {
+        "name": NAME, "src": SRC,
+        "cases": {"type": "array", "items": obj("case", {"value": {}, "percent": NUM, "max": {"type": "number"},
+                                                         "min": {"type": "number"}, "src": SRC},
+                                                ("value", "percent"))}}, ("name", "src", "cases"))},
+    "src": SRC, "note": TEXT,
+})
+
+CLAIM = obj("claim", {
+    "only_skills_in_phase": obj("only_skills_in_phase", {"phase": NAME, "skills": NAMES}, ("phase",)),
+    "skill_timing": obj("skill_timing", {"skill": NAME, "phases": NAMES}, ("skill",)),
+    "always": COND, "possible": COND, "never": COND, "opaque": TEXT,
+})
 
 SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "ruleset/v1",
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "urn:bansha-verifier:ruleset/v1",
     "title": "版杀规则编码 ruleset/v1",
-    "type": "object",
-    "required": ["schema", "id", "title", "source", "phases", "factions", "roles"],
-    "properties": {
+    "description": DOCS["top"]["(root)"],
+    "definitions": DEFINITIONS,
+    **obj("top", {
         "schema": {"const": "ruleset/v1"},
         "id": {"type": "string", "pattern": "^[a-z0-9_]+$"},
-        "title": NAME, "author": {"type": "string"}, "source": NAME,
-        "bounds": {"type": "object", "properties": {"players": {"type": "integer", "minimum": 2, "maximum": 8},
-                                                     "depth": {"type": "integer", "minimum": 1, "maximum": 8},
-                                                     "rlimit": {"type": "integer", "minimum": 1}},
-                   "additionalProperties": False},
-        "phases": _list_of(ELEMENT_BASE | {"once": {"type": "boolean"}, "day": {"type": "integer"}}),
-        "windows": _list_of(ELEMENT_BASE | {"phases": NAMES}),
-        "factions": _list_of(ELEMENT_BASE | {"win": {"oneOf": [COND, {"type": "null"}]},
-                                             "lose": {"oneOf": [COND, {"type": "null"}]},
-                                             "shares_win": {"type": "boolean"}, "aliases": NAMES,
-                                             "win_src": SRC, "lose_src": SRC}),
-        "win_priority": {"type": "object", "required": ["order", "src"],
-                         "properties": {"order": NAMES, "src": SRC, "note": {"type": "string"}},
-                         "additionalProperties": False},
-        "statuses": _list_of(ELEMENT_BASE | {"blocks": {"type": "array", "items": {"enum": list(BLOCKABLE)}},
-                                             "except": NAMES, "permanent": {"type": "boolean"},
-                                             "blocks_tags": NAMES, "except_tags": NAMES,
-                                             "keeps_vote": {"type": "boolean"},
-                                             "negative": {"type": "boolean"}, "notify": {"type": "boolean"},
-                                             "duration": {"type": ["string", "null"]}, "aliases": NAMES}),
-        "tags": _list_of(ELEMENT_BASE | {"meaning": {"enum": list(TAG_MEANINGS)}, "aliases": NAMES}),
-        "labels": _list_of(ELEMENT_BASE | {"implies_labels": NAMES, "implies_statuses": NAMES,
-                                           "removable": {"type": "boolean"}, "aliases": NAMES}),
-        "counters": _list_of(ELEMENT_BASE | {"scope": {"enum": ["global", "per_player", "faction"]},
-                                             "initial": {"type": "integer"}, "min": {"type": "integer"},
-                                             "max": {"type": "integer"}, "faction": NAME}),
-        "items": _list_of(ELEMENT_BASE | {"count": {"type": "integer", "minimum": 1}}),
+        "title": NAME, "author": TEXT, "source": NAME,
+        "bounds": obj("bounds", {"players": {"type": "integer", "minimum": 2, "maximum": 8},
+                                 "depth": {"type": "integer", "minimum": 1, "maximum": 8},
+                                 "rlimit": {"type": "integer", "minimum": 1}}),
+        "phases": list_of("phase", ELEMENT | {"meaning": TEXT, "once": FLAG, "day": INT}),
+        "windows": list_of("window", ELEMENT | {"meaning": TEXT, "phases": NAMES}),
+        "factions": list_of("faction", ELEMENT | {"meaning": TEXT, "win": OPTIONAL_COND, "lose": OPTIONAL_COND,
+                                                  "shares_win": FLAG, "aliases": NAMES,
+                                                  "win_src": SRC, "lose_src": SRC}),
+        "win_priority": obj("win_priority", {"order": NAMES, "src": SRC, "note": TEXT}, ("order", "src")),
+        "statuses": list_of("status", ELEMENT | {
+            "meaning": TEXT, "blocks": {"type": "array", "items": {"enum": list(BLOCKABLE)}},
+            "except": NAMES, "permanent": FLAG, "blocks_tags": NAMES, "except_tags": NAMES, "keeps_vote": FLAG,
+            "negative": FLAG, "notify": FLAG, "duration": {"type": ["string", "null"]}, "aliases": NAMES}),
+        "tags": list_of("tag", ELEMENT | {"meaning": {"enum": list(TAG_MEANINGS)}, "aliases": NAMES}),
+        "labels": list_of("label", ELEMENT | {"meaning": TEXT, "implies_labels": NAMES, "implies_statuses": NAMES,
+                                              "removable": FLAG, "aliases": NAMES}),
+        "counters": list_of("counter", ELEMENT | {"meaning": TEXT,
+                                                  "scope": {"enum": ["global", "per_player", "faction"]},
+                                                  "initial": INT, "min": INT, "max": INT, "faction": NAME}),
+        "items": list_of("item", ELEMENT | {"meaning": TEXT, "count": {"type": "integer", "minimum": 1}}),
         "roles": {"type": "array", "items": ROLE},
         "skills": {"type": "array", "items": SKILL},
-        "precedence": {"type": "array", "items": {"type": "object", "required": ["src"], "properties": {
-            "first": NAME, "then": NAME, "order": NAMES, "of": {"type": "string"}, "src": SRC,
-            "note": {"type": "string"}}, "additionalProperties": False}},
-        "voting": {"type": "object", "properties": {"src": SRC, "weight_default": {"type": "number"},
-                                                    "external": {"type": "boolean"}, "assumption": {"type": "string"},
-                                                    "tie": {"type": ["string", "null"]}, "tie_src": SRC,
-                                                    "note": {"type": "string"}},
-                   "additionalProperties": False},
-        "setup": {"type": "object", "properties": {
-            "players": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": ["integer", "null"]},
-                                                         "src": SRC, "assumed": {"type": "boolean"}},
-                        "additionalProperties": False},
-            "stated_total": {"type": "object", "properties": {"value": {"type": "integer"}, "src": SRC,
-                                                              "of": {"type": "string"}},
-                             "required": ["value", "src"], "additionalProperties": False},
-            "totals": {"type": "array", "items": {"type": "object", "required": ["value", "src", "groups"],
-                       "properties": {"name": NAME, "value": NUM, "src": SRC, "groups": NAMES}, "additionalProperties": False}},
-            "groups": {"type": "array", "items": {"type": "object", "required": ["name", "count", "src"],
-                       "properties": {"name": NAME, "count": NUM, "src": SRC, "roles": NAMES, "note": {"type": "string"}},
-                       "additionalProperties": False}},
-            "distributions": {"type": "array", "items": {"type": "object", "required": ["name", "src", "cases"],
-                              "properties": {"name": NAME, "src": SRC, "cases": {"type": "array", "items": {
-                                  "type": "object", "required": ["value", "percent"],
-                                  "properties": {"value": {}, "percent": NUM, "max": {"type": "number"},
-                                                 "min": {"type": "number"}, "src": SRC},
-                                  "additionalProperties": False}}},
-                              "additionalProperties": False}},
-            "src": SRC, "note": {"type": "string"},
-        }, "additionalProperties": False},
-        "faq": {"type": "array", "items": {"type": "object", "required": ["question", "answer", "src"],
-                "properties": {"question": NAME, "answer": {"type": "string"}, "src": SRC, "claim": {"type": "object"},
-                               "id": {"type": "string"}},
-                "additionalProperties": False}},
-        "externals": {"type": "array", "items": {"type": "object", "required": ["term", "assumption"],
-                      "properties": {"term": NAME, "src": SRC, "assumption": NAME, "kind": {"type": "string"}},
-                      "additionalProperties": False}},
-        "terms": {"type": "array", "items": {"type": "object", "required": ["name", "kind"],
-                  "properties": {"name": NAME, "kind": {"enum": ["feedback", "title", "card", "heading", "other", "status_word",
-                                                   "undefined"]},
-                                 "src": SRC, "note": {"type": "string"}},
-                  "additionalProperties": False}},
-        "readings": {"type": "array", "items": {"type": "object", "required": ["element", "readings"],
-                     "properties": {"element": NAME, "field": {"type": "string"}, "src": SRC, "note": {"type": "string"},
-                                    "readings": {"type": "array", "minItems": 2, "items": {
-                                        "type": "object", "required": ["value", "src"],
-                                        "properties": {"value": {}, "src": SRC, "text": {"type": "string"}},
-                                        "additionalProperties": False}}},
-                     "additionalProperties": False}},
-        "assumptions": {"type": "array", "items": {"type": "object", "required": ["text"],
-                        "properties": {"about": {"type": "string"}, "src": SRC, "text": NAME},
-                        "additionalProperties": False}},
-        "rulings": {"type": "array", "items": {"type": "object", "required": ["question", "ruling"],
-                    "properties": {"question": NAME, "ruling": NAME, "first": NAME, "then": NAME, "src": SRC,
-                                   "note": {"type": "string"}}, "additionalProperties": False}},
-        "suppressions": {"type": "array", "items": {"type": "object", "required": ["finding", "reason"],
-                         "properties": {"finding": NAME, "reason": NAME}, "additionalProperties": False}},
-    },
-    "additionalProperties": False,
+        "precedence": {"type": "array", "items": obj("precedence", {
+            "first": NAME, "then": NAME, "order": NAMES, "of": TEXT, "src": SRC, "note": TEXT}, ("src",))},
+        "voting": obj("voting", {"src": SRC, "weight_default": {"type": "number"}, "external": FLAG,
+                                 "assumption": TEXT, "tie": {"type": ["string", "null"]}, "tie_src": SRC,
+                                 "note": TEXT}),
+        "setup": SETUP,
+        "faq": {"type": "array", "items": obj("faq", {"question": NAME, "answer": TEXT, "src": SRC, "claim": CLAIM,
+                                                      "id": TEXT}, ("question", "answer", "src"))},
+        "externals": {"type": "array", "items": obj("external", {"term": NAME, "src": SRC, "assumption": NAME,
+                                                                 "kind": TEXT}, ("term", "assumption"))},
+        "terms": {"type": "array", "items": obj("term", {"name": NAME, "kind": {"enum": list(TERM_KINDS)},
+                                                         "src": SRC, "note": TEXT}, ("name", "kind"))},
+        "readings": {"type": "array", "items": obj("reading", {
+            "element": NAME, "field": TEXT, "src": SRC, "note": TEXT,
+            "readings": {"type": "array", "minItems": 2, "items": obj("reading_value", {
+                "value": {}, "src": SRC, "text": TEXT}, ("value", "src"))}}, ("element", "readings"))},
+        "assumptions": {"type": "array", "items": obj("assumption", {"about": TEXT, "src": SRC, "text": NAME},
+                                                      ("text",))},
+        "rulings": {"type": "array", "items": obj("ruling", {"question": NAME, "ruling": NAME, "first": NAME,
+                                                             "then": NAME, "src": SRC, "note": TEXT},
+                                                  ("question", "ruling"))},
+        "suppressions": {"type": "array", "items": obj("suppression", {"finding": NAME, "reason": NAME},
+                                                       ("finding", "reason"))},
+    }, ("schema", "id", "title", "source", "phases", "factions", "roles")),
 }

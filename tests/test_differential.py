@@ -53,6 +53,8 @@ FACTIONS = ["甲阵营", "乙阵营", "丙阵营"]
 STATUSES = ["护盾", "忠诚", "沉默"]
 ROLES = ["村民", "狼人", "巫师"]
 CAUSES = ["毒药", "刀杀"]
+# declared, so that a status may except a cause no drawn effect produces (the loader checks causes)
+CAUSE_TERMS = [{"term": c, "src": 2, "assumption": "测试用的出局原因"} for c in CAUSES]
 COUNTER = "能量"
 NIGHT, DAWN = "夜晚", "开局"
 BLOCKS = ["faction_change", "status_gain", "out", "damage", "skills"]
@@ -283,7 +285,7 @@ def rulesets(draw, max_factions=3, max_statuses=3, max_roles=3, allow_counter=Tr
     raw = {"schema": "ruleset/v1", "id": "gen", "title": "随机规则", "author": "hypothesis", "source": "source.txt",
            "bounds": {"players": K, "depth": DEPTH}, "phases": [{"name": DAWN, "src": 2, "once": True},
                                                                {"name": NIGHT, "src": 2}],
-           "factions": factions, "statuses": statuses, "roles": roles}
+           "factions": factions, "statuses": statuses, "roles": roles, "externals": CAUSE_TERMS}
     if top:
         raw["skills"] = top
     if w["counter"]:
@@ -643,7 +645,7 @@ def case(skills: list[dict], statuses: list[dict] = (), roles: list[dict] | None
     raw = {"schema": "ruleset/v1", "id": "case", "title": "手写用例", "source": "source.txt",
            "phases": [{"name": DAWN, "src": 2, "once": True}, {"name": NIGHT, "src": 2}],
            "factions": [{"name": f, "src": 2, "win": wins.get(f)} for f in ("甲阵营", "乙阵营")],
-           "statuses": [{"src": 2, **s} for s in statuses], "roles": roles}
+           "statuses": [{"src": 2, **s} for s in statuses], "roles": roles, "externals": CAUSE_TERMS}
     if top:
         raw["skills"] = list(top)
     if counter:
