@@ -324,7 +324,9 @@ class _Resolver:
             for i, p in enumerate(data.get(group) or []):
                 for key in ("first", "then"):
                     if key in p:
-                        self.need_any(p[key], (group, i, key))
+                        self.need_any(p[key], (group, i, key), "优先规则")
+        for i, r in enumerate(data.get("readings") or []):
+            self.need_any(r.get("element"), ("readings", i, "element"), "readings")
         self.setup(data.get("setup") or {})
         for i, q in enumerate(data.get("faq") or []):
             self.claim(q.get("claim") or {}, ("faq", i, "claim"))
@@ -354,12 +356,12 @@ class _Resolver:
         for mode in ("always", "possible", "never"):
             self.cond(claim.get(mode), path + (mode,))
 
-    def need_any(self, name: str, path: tuple) -> None:
+    def need_any(self, name: str, path: tuple, what: str) -> None:
         known = set().union(*self.kinds.values()) | {e["term"] for e in self.rs.externals} | \
             {t["name"] for t in self.rs.terms}
         if name not in known:
             near = nearest(name, known)
-            self.error(path, f"优先规则引用了未声明的名称 '{name}'" + (f"；最接近的是 '{near}'" if near else ""))
+            self.error(path, f"{what}引用了未声明的名称 '{name}'" + (f"；最接近的是 '{near}'" if near else ""))
 
     def skill(self, s: dict, path: tuple) -> None:
         for j, t in enumerate(s.get("timing") or []):
