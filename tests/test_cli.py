@@ -54,7 +54,7 @@ def _main(capsys, *args: str) -> tuple[int, str, str]:
     (["check", S11, "--baseline", "findings/zemu.json"], ["基线属于规则 zemu，而检查的是 s11"]),
     (["check", S11, "--baseline", "findings/s11.md"], ["不是 findings/v1 文档"]),
     (["check", S11, "-o", "/nonexistent/out.json"], ["目录 /nonexistent 不存在"]),
-    (["check", "rulesets/s1"], ["rulesets/s1: 错误: 找不到规则目录", "你是不是想用 rulesets/s11？"]),
+    (["check", "rulesets/s1"], ["rulesets/s1:0: 错误: 找不到规则目录", "你是不是想用 rulesets/s11？"]),
     (["check", "rulesets"], ["其中没有 ruleset.yaml"]),
     (["check"], ["缺少必需的参数：ruleset"]),
     (["chek", S11], ["未知命令 chek", "你是不是想用 check？"]),

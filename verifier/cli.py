@@ -339,14 +339,14 @@ def ruleset_folder(path: str, lang: str) -> str:
         return os.path.dirname(path) or "."
     if os.path.isdir(path):
         if not os.path.isfile(os.path.join(path, "ruleset.yaml")):
-            raise BadInput(f"{path}: {t(lang, 'error')}: {t(lang, 'not_a_ruleset')}")
+            raise BadInput(f"{path}:0: {t(lang, 'error')}: {t(lang, 'not_a_ruleset')}")
         return path
     if os.path.exists(path):
-        raise BadInput(f"{path}: {t(lang, 'error')}: {t(lang, 'not_ruleset_file')}")
+        raise BadInput(f"{path}:0: {t(lang, 'error')}: {t(lang, 'not_ruleset_file')}")
     parent = os.path.dirname(path.rstrip("/")) or "."
     siblings = [os.path.join(os.path.dirname(path.rstrip("/")), d) for d in sorted(os.listdir(parent))
                 if os.path.isfile(os.path.join(parent, d, "ruleset.yaml"))] if os.path.isdir(parent) else []
-    raise BadInput(f"{path}: {t(lang, 'error')}: {t(lang, 'no_folder')}" + did_you_mean(lang, path.rstrip("/"), siblings))
+    raise BadInput(f"{path}:0: {t(lang, 'error')}: {t(lang, 'no_folder')}" + did_you_mean(lang, path.rstrip("/"), siblings))
 
 
 def _load(folder: str, lang: str):
@@ -363,9 +363,9 @@ def _writable(path: str | None, lang: str) -> None:
         return
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise BadInput(f"{path}: {t(lang, 'error')}: {t(lang, 'output_is_dir')}")
+        raise BadInput(f"{path}:0: {t(lang, 'error')}: {t(lang, 'output_is_dir')}")
     if not os.path.isdir(folder):
-        raise BadInput(f"{path}: {t(lang, 'error')}: {t(lang, 'output_no_dir', dir=os.path.dirname(path))}")
+        raise BadInput(f"{path}:0: {t(lang, 'error')}: {t(lang, 'output_no_dir', dir=os.path.dirname(path))}")
 
 
 def _read_baseline(path: str, lang: str) -> dict:
