@@ -26,6 +26,7 @@ class OrderDependence(Analysis):
 
     def run(self, cx: Context) -> Iterator[Finding]:
         seen: set[tuple] = set()
+        blocks: dict[tuple, list[Finding]] = {}   # (blocker, window) -> its findings, one root cause
         for gen in (targeted_trigger_pairs, event_trigger_pairs, active_pairs):
             for cand in gen(cx.rs, cx.world):
                 pair = tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
@@ -38,7 +39,14 @@ class OrderDependence(Analysis):
                 found = cx.cached("order", skills, extra, lambda cand=cand: self._decide(cx, cand))
                 if found:
                     seen.add(pair)
-                yield from found
+                blocker = _blocker(cx, cand)
+                for f in found:
+                    if blocker is not None and f.kind == self.kind:
+                        blocks.setdefault((blocker.uid, cand.window), []).append(f)
+                    else:
+                        yield f
+        for (_, window), group in sorted(blocks.items()):
+            yield _one_block_question(cx, group, window)
 
     def _decide(self, cx: Context, cand: Candidate) -> Iterator[Finding]:
         alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
@@ -111,3 +119,37 @@ def _assumptions(cx: Context, start: dict, cand: Candidate) -> tuple[str, ...]:
         if role is not None and role.external and role.assumption:
             out.append(f"{role.name}：{role.assumption}")
     return tuple(out)
+
+
+def _blocker(cx: Context, cand: Candidate):
+    """The use of the pair that stops the other's user from acting (a status that blocks
+    skills, granted to that user), or None. Such pairs share one root cause: does the block
+    resolve before what it blocks? One question per blocker and window, not one per skill."""
+    for x, y in ((cand.a, cand.b), (cand.b, cand.a)):
+        if y.skill.trigger or y.binding.self_slot not in x.binding.targets:
+            continue
+        for e in x.skill.all_effects():
+            a = e.args if isinstance(e.args, dict) else {}
+            st = cx.rs.statuses.get(cx.world.sem.canon(str(a.get("status", "")))) if e.kind == "grant_status" else None
+            if st is not None and ("skills" in st.blocks or st.blocks_tags):
+                return x.skill
+    return None
+
+
+def _one_block_question(cx: Context, group: list[Finding], window: str) -> Finding:
+    """The first witnessed pair stands for the group; the other skills it can stop are listed."""
+    from dataclasses import replace
+    first = group[0]
+    blocker = first.subjects[0] if any(f.subjects[0] == first.subjects[0] for f in group[1:]) or len(group) == 1 \
+        else first.subjects[1]
+    others = sorted({s for f in group for s in f.subjects[:2] if s != blocker})
+    if len(others) == 1:
+        return first
+    shown = "、".join(f"【{n}】" for n in others[:6]) + (f"等 {len(others)} 个技能" if len(others) > 6 else "")
+    return replace(first, subjects=(blocker, *others),
+                   message=f"【{blocker}】能否在同一时段（{window}）先于它所封住的技能结算，规则未规定："
+                           f"{shown}的结果取决于先后（实例见下）。",
+                   message_en=f"Whether '{blocker}' resolves before the skills it blocks in one window is not stated "
+                              f"({len(others)} skills depend on it).",
+                   key=("block", blocker, window),
+                   question=f"{window}中【{blocker}】与被它封住的技能（{shown}）谁先结算？")
