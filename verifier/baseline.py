@@ -36,7 +36,8 @@ def regenerate(root: str = "rulesets", dest: str = "findings", verify: bool = Fa
                say: Callable[[str], None] = print, only: list[str] | None = None,
                progress: Callable[[str], ContextManager] | None = None) -> list[str]:
     """Write findings/<id>.* (or, with verify, list the stale ones); only: these ids;
-    progress(title): a progress display (verifier.progress.Progress) around each ruleset's check."""
+    progress(title): a progress display (verifier.progress.Progress) around each ruleset's check;
+    say(path): told each path written."""
     stale = []
     ids = [rid for rid in bundled(root) if not only or rid in only]
     for n, rid in enumerate(ids, 1):
@@ -51,5 +52,5 @@ def regenerate(root: str = "rulesets", dest: str = "findings", verify: bool = Fa
                     os.makedirs(dest, exist_ok=True)   # --check writes nothing
                     with open(path, "w", encoding="utf-8") as fh:
                         fh.write(text)
-                    say(f"写入 {path}")
+                    say(path)
     return stale
