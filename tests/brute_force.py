@@ -284,7 +284,8 @@ class Interp:
             a = e.args if isinstance(e.args, dict) else {}
             if e.kind == "set_faction":
                 to = str(a.get("to"))
-                (out["any_faction"] if to.startswith("$") else out["faction"]).add(self.canon(to))
+                if to != "$initial":
+                    (out["any_faction"] if to.startswith("$") else out["faction"]).add(self.canon(to))
             elif e.kind == "grant_status":
                 out["status"].update(self._status_names(a.get("status", "")))
             elif e.kind == "add_label":
@@ -334,6 +335,27 @@ class Interp:
     def role_fixed(self, name: str) -> bool:
         p = self.produced["role"]
         return name not in p and "*" not in p
+
+    def converted_to(self) -> dict:
+        """Mirror of World.converted_to: faction -> roles a converted player can have (None: anyone)."""
+        if getattr(self, "_converted", None) is None:
+            out: dict = {}
+            for sk in self.rs.skills:
+                for e in sk.all_effects():
+                    a = e.args if isinstance(e.args, dict) else {}
+                    to = str(a.get("to"))
+                    if e.kind != "set_faction" or to.startswith("$"):
+                        continue
+                    f = self.canon(to)
+                    role = self.only_role(sk)
+                    gainers = self.gainers(sk.uid) if sk.uid in self.gained else set()
+                    who = a.get("who") or ("target" if sk.targets else "self")
+                    if who != "self" or role is None or gainers is None:
+                        out[f] = None
+                    elif out.get(f, set()) is not None:
+                        out[f] = out.get(f, set()) | self.becomes({role} | gainers)
+            self._converted = out
+        return self._converted
 
     def only_role(self, skill) -> str | None:
         """The one role that holds the skill: a role's own skill, or a shared one with
@@ -385,18 +407,24 @@ class Interp:
     def becomes(self, roles: set[str]) -> set[str]:
         """The roles these can turn into by their own identity changes."""
         edges: dict[str, set[str]] = {}
+        to_anyone: set[str] = set()
         anything = "*" in self.produced["role"]
         for s in self.rs.skills:
             for e in s.all_effects():
                 a = e.args if isinstance(e.args, dict) else {}
                 if e.kind == "set_role":
-                    if a.get("who", "self") != "self" or not s.owner_role or a.get("to") == "$flip":
-                        anything = True
+                    if a.get("to") == "$flip":   # the flip table: each role turns into its own flip_to
+                        for r in self.rs.roles.values():
+                            if r.flip_to:
+                                edges.setdefault(r.name, set()).add(r.flip_to)
+                    elif a.get("who", "self") != "self" or not s.owner_role:
+                        to_anyone.add(a.get("to"))   # anyone may be turned into it
                     else:
                         edges.setdefault(s.owner_role, set()).add(a.get("to"))
         if anything:
             return set(self.rs.roles)
-        out, todo = set(roles), list(roles)
+        out = set(roles) | (to_anyone if roles else set())
+        todo = list(out)
         while todo:
             for nxt in edges.get(todo.pop(), ()):
                 if nxt not in out:
@@ -443,6 +471,13 @@ class Interp:
         for i in range(k):
             if st[("role", i)] not in present:
                 return False
+        if self.dealt_key:
+            # the dealt cards keep the setup's card counts (mirror of World.realizable)
+            for rname in sorted(rs.roles):
+                role = rs.roles[rname]
+                if isinstance(role.count, int) and not isinstance(role.count, bool) and not role.created:
+                    if sum(1 for i in range(k) if st[("dealt", i)] == rname) > role.count:
+                        return False
         for rname in present:
             role = rs.roles[rname]
             if isinstance(role.count, int) and not isinstance(role.count, bool) and self.role_counted(rname):
@@ -454,13 +489,19 @@ class Interp:
             if st[("votes", i)] < 0:
                 return False
             fac = st[("faction", i)]
-            if not prod["any_faction"]:
-                if fac != self.initial_faction(st, i) and fac not in prod["faction"]:
+            if not prod["any_faction"] and fac != self.initial_faction(st, i):
+                conv = self.converted_to()
+                if fac not in conv or (conv[fac] is not None and role not in conv[fac]):
                     return False
             if self.dealt_key:
                 if st[("dealt", i)] not in self.dealt():
                     return False
                 if st[("role", i)] != st[("dealt", i)] and not (role in present and not self.role_fixed(role)):
+                    return False
+                # a produced identity comes from a dealt one that can turn into it
+                created = {(e.args or {}).get("role") for e in rs.effects() if e.kind == "create" and isinstance(e.args, dict)}
+                if role in present and not self.role_fixed(role) and role not in created and \
+                        role not in self.becomes({st[("dealt", i)]}):
                     return False
             perm = sorted(s for s in self.initial_statuses(role) if rs.statuses[s].permanent) if fixed else []
             for s in perm:

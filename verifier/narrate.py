@@ -9,7 +9,8 @@ def player(i: int) -> str:
     return f"P{i + 1}"
 
 
-def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] | None = None) -> str:
+def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] | None = None,
+                    relevant_labels: set[str] | None = None) -> str:
     role = st.get(("role", i), "?")
     faction = st.get(("faction", i), "?")
     alive = "存活" if st.get(("alive", i), True) else "已出局"
@@ -22,7 +23,8 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
             parts.append("未持有" + "".join(f"[{s}]" for s in lacking))
     if held:
         parts.append("持有" + "".join(f"[{s}]" for s in held))
-    labels = sorted(lab for lab in rs.labels if st.get(("label", i, lab)))
+    labels = sorted(lab for lab in rs.labels if st.get(("label", i, lab))
+                    and (relevant_labels is None or lab in relevant_labels))
     if labels:
         parts.append("标签" + "".join(f"[{x}]" for x in labels))
     return "，".join(parts)
@@ -75,3 +77,22 @@ def key_from_json(text: str) -> tuple:
     for p in parts:
         out.append(int(p) if p.lstrip("-").isdigit() else p)
     return tuple(out)
+
+
+def players_in(keys, values: list[dict]) -> set[int]:
+    """Players an outcome names: the player of a per-player value, the holder of an item."""
+    out: set[int] = set()
+    for k in keys:
+        if k[0] in ("counter",) and len(k) > 2 and isinstance(k[2], int):
+            out.add(k[2])
+        elif k[0] not in ("counter", "item", "win", "lose") and len(k) > 1 and isinstance(k[1], int):
+            out.add(k[1])
+        for v in values:
+            if k[0] in ("item", "ballot") and isinstance(v.get(k), int) and v[k] >= 0:
+                out.add(v[k])
+    return out
+
+
+def named_in(words: set[str], head: str) -> set[str]:
+    """The names of one kind ("status", "label") among state words like status:忠诚."""
+    return {w.split(":", 1)[1] for w in words if w.startswith(head + ":") and ":" in w}

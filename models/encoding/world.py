@@ -84,7 +84,8 @@ class World:
             a = e.args if isinstance(e.args, dict) else {}
             if e.kind == "set_faction":
                 to = a.get("to")
-                (out["any_faction"] if str(to).startswith("$") else out["faction"]).add(self.sem.canon(str(to)))
+                if to != "$initial":   # back to one's own initial faction is always possible
+                    (out["any_faction"] if str(to).startswith("$") else out["faction"]).add(self.sem.canon(str(to)))
             elif e.kind == "grant_status":
                 out["status"].update(self.sem._status_names(a.get("status", "")))
             elif e.kind == "add_label":
@@ -124,6 +125,33 @@ class World:
         if "$flip" in out["role"]:
             out["role"].update(r.flip_to for r in self.rs.roles.values() if r.flip_to)
         return out
+
+    @cached_property
+    def converted_to(self) -> dict[str, set[str] | None]:
+        """Per faction an effect converts to: the roles (current identities) a converted
+        player can have, or None for anyone. Converting oneself with one's own role's skill
+        (守序中立: 转变为…阵营) reaches only that role and what it turns into."""
+        out: dict[str, set[str] | None] = {}
+        for s in self.rs.skills:
+            for e in s.all_effects():
+                a = e.args if isinstance(e.args, dict) else {}
+                to = str(a.get("to"))
+                if e.kind != "set_faction" or to.startswith("$"):
+                    continue
+                f = self.sem.canon(to)
+                role = self.only_role(s)
+                gainers = self.gainers(s.uid) if s.uid in self.vocab.gained else set()
+                who = a.get("who") or ("target" if s.targets else "self")
+                if who != "self" or role is None or gainers is None:
+                    out[f] = None
+                elif out.get(f, set()) is not None:
+                    out[f] = out.get(f, set()) | self.becomes({role} | gainers)
+        return out
+
+    @cached_property
+    def created_roles(self) -> set[str]:
+        """Roles an effect brings into play as extra characters (create)."""
+        return {(e.args or {}).get("role") for e in self.rs.effects() if e.kind == "create" and isinstance(e.args, dict)}
 
     def role_present(self, name: str) -> bool:
         role = self.rs.roles[name]
@@ -190,18 +218,24 @@ class World:
     def becomes(self, roles: set[str]) -> set[str]:
         """The roles these can turn into through their own identity changes (closure)."""
         edges: dict[str, set[str]] = {}
+        to_anyone: set[str] = set()
         anything = "*" in self.produced["role"]
         for s in self.rs.skills:
             for e in s.all_effects():
                 a = e.args if isinstance(e.args, dict) else {}
                 if e.kind == "set_role":
-                    if a.get("who", "self") != "self" or not s.owner_role or a.get("to") == "$flip":
-                        anything = True
+                    if a.get("to") == "$flip":   # the flip table: each role turns into its own flip_to
+                        for r in self.rs.roles.values():
+                            if r.flip_to:
+                                edges.setdefault(r.name, set()).add(r.flip_to)
+                    elif a.get("who", "self") != "self" or not s.owner_role:
+                        to_anyone.add(a.get("to"))   # anyone may be turned into it
                     else:
                         edges.setdefault(s.owner_role, set()).add(a.get("to"))
         if anything:
             return set(self.rs.roles)
-        out, todo = set(roles), list(roles)
+        out = set(roles) | (to_anyone if roles else set())
+        todo = list(out)
         while todo:
             for nxt in edges.get(todo.pop(), ()):
                 if nxt not in out:
@@ -252,11 +286,25 @@ class World:
                 # an identity no effect produces is the dealt one
                 cs.append(z3.Or([st[("role", i)] == st[("dealt", i)]] +
                                 [role == sorts.roles[r] for r in present if not self.role_fixed(r) and r in sorts.roles]))
+                # a produced identity comes from a dealt one that can turn into it
+                for r in present:
+                    if self.role_fixed(r) or r not in sorts.roles or r in self.created_roles:
+                        continue  # a created character has no dealt card of its own
+                    origins = [d for d in dealt if r in self.becomes({d})]
+                    cs.append(z3.Implies(role == sorts.roles[r],
+                                         z3.Or([st[("dealt", i)] == sorts.roles[d] for d in origins] +
+                                               [z3.BoolVal(False, self.ctx)])))
             any_faction = bool(prod["any_faction"])
             if not any_faction:
-                allowed = [sorts.factions[f] for f in sorted(prod["faction"]) if f in sorts.factions]
-                cs.append(z3.Or([st[("faction", i)] == sem.initial_faction(st, i)] +
-                                [st[("faction", i)] == f for f in allowed]))
+                # a faction an effect converts to: anyone, or only the roles whose own skill does it
+                ways = [st[("faction", i)] == sem.initial_faction(st, i)]
+                for f, roles in sorted(self.converted_to.items()):
+                    if f not in sorts.factions:
+                        continue
+                    who = z3.BoolVal(True, self.ctx) if roles is None else \
+                        z3.Or([role == sorts.roles[r] for r in sorted(roles) if r in sorts.roles] + [z3.BoolVal(False, self.ctx)])
+                    ways.append(z3.And(st[("faction", i)] == sorts.factions[f], who))
+                cs.append(z3.Or(ways))
             # a status or label no effect grants can only come from the dealt identity
             unfixed = [sorts.roles[r] for r in present if not self.role_fixed(r)]
             for s in self.vocab.statuses:
@@ -294,6 +342,12 @@ class World:
                 for lab in sorted(self.initial_labels(rname)):
                     if not self.rs.labels[lab].removable:
                         cs.append(z3.Implies(is_r, st[("label", i, lab)]))
+        if self.vocab.dealt:
+            # the dealt cards keep the setup's card counts
+            for rname in sorted(self.rs.roles):
+                role = self.rs.roles[rname]
+                if isinstance(role.count, int) and not isinstance(role.count, bool) and not role.created and rname in sorts.roles:
+                    cs.append(z3.Sum([z3.If(st[("dealt", i)] == sorts.roles[rname], 1, 0) for i in range(self.k)]) <= role.count)
         for rname in present:
             role = self.rs.roles[rname]
             # Identity cards are not created by an opaque swap: counts hold unless an effect

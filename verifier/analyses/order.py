@@ -6,8 +6,9 @@ from typing import Iterator
 from models.encoding.scenarios import order_question
 
 from ..findings import Finding
-from ..narrate import describe_player, describe_value, player, relevant, witness_json
+from ..narrate import describe_player, describe_value, named_in, player, players_in, relevant, witness_json
 from .base import Analysis, Context
+from .influence import skill_reads, skill_writes
 from .pending import Candidate, active_pairs, event_trigger_pairs, targeted_trigger_pairs
 
 
@@ -58,9 +59,18 @@ class OrderDependence(Analysis):
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
         a, b = cand.a.skill, cand.b.skill
-        rel = relevant(cx.rs)
-        roles = [describe_player(cx.rs, res.start, i, rel) for i, _ in cand.cast]
-        roles = [f"{r}（{dict(cand.cast)[i]}）" for r, (i, _) in zip(roles, cand.cast)]
+        # the cast shows only the statuses and labels these skills and this outcome involve,
+        # and every player the outcome names
+        words: set[str] = set()
+        for sk in [a, b] + [u.skill for u in cand.scene]:
+            words |= skill_reads(sk, cx.rs) | skill_writes(sk)
+        in_outcome = {k[2] for k in res.differing if k[0] == "status"}
+        rel = (named_in(words, "status") & relevant(cx.rs)) | in_outcome
+        rel_labels = named_in(words, "label") | {k[2] for k in res.differing if k[0] == "label"}
+        cast = dict(cand.cast)
+        for i in sorted(players_in(res.differing, [res.ab, res.ba]) - set(cast)):
+            cast[i] = "结果涉及的其他玩家"
+        roles = [f"{describe_player(cx.rs, res.start, i, rel, rel_labels)}（{cast[i]}）" for i in sorted(cast)]
         steps = [f"时段：{cand.window}；{cand.how}"]
         for u in cand.scene:
             targets = "、".join(player(t) for t in u.binding.targets)
@@ -75,8 +85,8 @@ class OrderDependence(Analysis):
         question = (f"当{cand.how}，{cx.skill_text(a)}与{cx.skill_text(b)}同时待结算时，先结算哪一个？")
         return Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=subjects,
-            message=f"{cx.skill_text(a)}与{cx.skill_text(b)}可在同一时段（{cand.window}）同时结算，规则未规定先后，"
-                    f"而两种顺序结果不同（{diff_ab} ↔ {diff_ba}）。",
+            message=_short(f"{cx.skill_text(a)}与{cx.skill_text(b)}可在同一时段（{cand.window}）同时结算，规则未规定先后，"
+                           f"而两种顺序结果不同", f"（{diff_ab} ↔ {diff_ba}）"),
             message_en=f"'{a.name}' and '{b.name}' can resolve in the same window with no stated order, and the orders differ.",
             locations=cx.locs(a.where, b.where, *(u.skill.where for u in cand.scene)),
             scenario={"roles": roles, "steps": steps, "outcomes": outcomes},
@@ -96,6 +106,14 @@ class OrderDependence(Analysis):
         return Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a.name, b.name),
                        message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序问题在求解预算内未能判定（{budget_reason(reason)}）。",
                        locations=cx.locs(a.where, b.where), key=("order", a.uid, b.uid))
+
+
+MESSAGE_MAX = 200   # one sentence a judge reads; the details are in the scenario
+
+
+def _short(sentence: str, detail: str) -> str:
+    whole = sentence + detail + "。"
+    return whole if len(whole) <= MESSAGE_MAX else sentence + "（见结果）。"
 
 
 def budget_reason(reason: str) -> str:
