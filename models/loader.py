@@ -12,6 +12,7 @@ import jsonschema
 
 from .domain import (Counter, Effect, Faction, Item, Label, Phase, Role, Ruleset, Skill, Status, Tag,
                      Where, Window)
+from .load_text import MESSAGES, Bi, listed, msg, near_text
 from .resolve import nearest, resolve_names
 from .schema import EFFECT_KINDS, SCHEMA
 from .yaml_lines import LoadError, line_of, load_with_lines
@@ -24,10 +25,6 @@ class InvalidRuleset(Exception):
 
 
 _VALIDATOR = jsonschema.Draft7Validator(SCHEMA)
-
-
-_TYPE_ZH = {"string": "字符串", "object": "映射", "array": "列表", "integer": "整数", "number": "数字",
-            "boolean": "true/false", "null": "null"}
 
 
 def _specific(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
@@ -53,33 +50,38 @@ def _types(error: jsonschema.ValidationError) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _describe(error: jsonschema.ValidationError) -> str:
-    where = "/".join(str(p) for p in error.absolute_path) or "(根)"
+def _type_name(t: str) -> Bi:
+    return msg("type_" + t) if "type_" + t in MESSAGES["en"] else Bi(t, t)
+
+
+def _describe(error: jsonschema.ValidationError) -> Bi:
+    path = "/".join(str(p) for p in error.absolute_path)
+    where = Bi(path, path) if path else msg("root")
     if error.validator == "required":
-        return f"{where}: 缺少必填字段 {error.message.split(' ')[0]}"
+        return msg("required", where=where, field=error.message.split(" ")[0])
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = sorted(error.schema.get("properties") or {})
         extra = sorted(k for k in error.instance if k not in allowed)
         near = nearest(extra[0], allowed) if extra else None
-        listed = f"允许的字段：{'、'.join(allowed)}" if len(allowed) <= 12 else f"允许的字段共 {len(allowed)} 个"
-        return (f"{where}: 不认识的字段 '{extra[0] if extra else '?'}'（{listed}"
-                + (f"；最接近的是 '{near}'" if near else "") + "）；请查看 models/LANGUAGE.md")
+        fields = msg("fields_listed", names=listed(allowed)) if len(allowed) <= 12 else \
+            msg("fields_counted", n=len(allowed))
+        return msg("unknown_field", where=where, field=extra[0] if extra else "?", listed=fields, near=near_text(near))
     if error.validator == "enum":
         allowed = [str(v) for v in error.validator_value]
         near = nearest(str(error.instance), allowed)
-        return (f"{where}: 取值 {error.instance!r} 不在允许范围（应为 {' | '.join(allowed)}）"
-                + (f"；最接近的是 '{near}'" if near else ""))
+        return msg("enum", where=where, value=repr(error.instance), allowed=" | ".join(allowed), near=near_text(near))
     if error.validator == "const":
-        return f"{where}: 取值应为 {error.validator_value!r}，实际是 {error.instance!r}"
+        return msg("const", where=where, want=repr(error.validator_value), value=repr(error.instance))
     if error.validator in ("anyOf", "oneOf", "type"):
-        wanted = "、".join(_TYPE_ZH.get(t, t) for t in _types(error)) or "见 models/LANGUAGE.md"
-        return f"{where}: 类型应为 {wanted}，实际是 {error.instance!r}"
+        names = [_type_name(t) for t in _types(error)]
+        wanted = listed(names, "type_or") if names else msg("type_see_docs")
+        return msg("type", where=where, wanted=wanted, value=repr(error.instance))
     if error.validator in ("minimum", "maximum"):
-        bound = "最小值" if error.validator == "minimum" else "最大值"
-        return f"{where}: 取值 {error.instance!r} 超出范围（{bound}为 {error.validator_value}）"
+        return msg("range", where=where, value=repr(error.instance), bound=msg(error.validator),
+                   limit=error.validator_value)
     if error.validator in ("minItems", "maxItems"):
-        return f"{where}: 列表长度不对（{error.validator}: {error.validator_value}），实际是 {error.instance!r}"
-    return f"{where}: {error.message}"
+        return msg("length", where=where, rule=error.validator, limit=error.validator_value, value=repr(error.instance))
+    return msg("other", where=where, message=error.message)   # jsonschema's own (English) words
 
 
 def _error_path(error: jsonschema.ValidationError) -> tuple:
@@ -137,27 +139,27 @@ def load_ruleset(folder: str) -> Ruleset:
     yaml_path = os.path.join(folder, "ruleset.yaml")
     shown = os.path.relpath(yaml_path) if not os.path.isabs(folder) else yaml_path
     if not os.path.isfile(yaml_path):
-        raise InvalidRuleset([LoadError(shown, 0, "找不到 ruleset.yaml：需要一个规则目录 rulesets/<id>/")])
+        raise InvalidRuleset([LoadError.of(shown, 0, msg("no_yaml"))])
     try:
         with open(yaml_path, encoding="utf-8") as fh:
             text = fh.read()
     except UnicodeDecodeError as exc:
-        raise InvalidRuleset([LoadError(shown, 1, f"文件不是 UTF-8 编码（{exc.reason}）")]) from None
+        raise InvalidRuleset([LoadError.of(shown, 1, msg("not_utf8", reason=exc.reason))]) from None
     try:
         data, lines = load_with_lines(text, shown) if text.strip() else (None, {})
     except LoadError as exc:
         raise InvalidRuleset([exc]) from None
     if not isinstance(data, dict):
-        raise InvalidRuleset([LoadError(shown, 1, "顶层应为映射（schema, id, title, …）")])
+        raise InvalidRuleset([LoadError.of(shown, 1, msg("top_not_mapping"))])
     found = [_specific(err) for err in _VALIDATOR.iter_errors(data)]
-    errors = [LoadError(shown, line_of(lines, _error_path(err)), _describe(err)) for err in found]
+    errors = [LoadError.of(shown, line_of(lines, _error_path(err)), _describe(err)) for err in found]
     if errors:
         raise InvalidRuleset(errors[:50])
 
     source_name = data["source"]
     source_path = os.path.join(folder, source_name)
     if not os.path.isfile(source_path):
-        raise InvalidRuleset([LoadError(shown, line_of(lines, ("source",)), f"找不到原帖文件 {source_name}")])
+        raise InvalidRuleset([LoadError.of(shown, line_of(lines, ("source",)), msg("no_source", name=source_name))])
     with open(source_path, encoding="utf-8") as fh:
         source_lines = fh.read().splitlines()
 

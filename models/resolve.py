@@ -11,6 +11,7 @@ import difflib
 from typing import Any, Iterable
 
 from .domain import Ruleset
+from .load_text import Bi, listed, msg, near_text
 from .schema import COMPARISONS, OPAQUE_WORDS, VOTE_OUT_CAUSES
 from .yaml_lines import LoadError, line_of
 
@@ -34,17 +35,16 @@ def nearest(name: Any, allowed: Iterable[str]) -> str | None:
     return found[0] if found else None
 
 
-def expected_text(what: str, allowed: Iterable[str], name: Any = None) -> str:
+def expected_text(what: Bi, allowed: Iterable[str], name: Any = None) -> Bi:
     """`应为：a、b、c` (or the size of a large set), plus the nearest name to `name`."""
     names = sorted(set(allowed))
     if not names:
-        text = f"本规则没有声明任何{what}"
+        text = msg("none_declared", what=what)
     elif len(names) <= LIST_ALL_UP_TO:
-        text = f"应为{what}之一：{'、'.join(names)}"
+        text = msg("one_of", what=what, names=listed(names))
     else:
-        text = f"应为已声明的{what}（共 {len(names)} 个）"
-    near = nearest(name, names)
-    return text + (f"；最接近的是 '{near}'" if near else "")
+        text = msg("declared_count", what=what, n=len(names))
+    return text + near_text(nearest(name, names))
 
 
 def causes_of(rs: Ruleset) -> set[str]:
@@ -78,8 +78,8 @@ class _Resolver:
         # expected: it is held by nobody (and stays reported as undefined-reference)
         self.undefined = {t["name"] for t in rs.terms if t.get("kind") == "undefined"}
 
-    def error(self, path: tuple, message: str) -> None:
-        self.errors.append(LoadError(self.file, line_of(self.lines, path), message))
+    def error(self, path: tuple, message: Bi) -> None:
+        self.errors.append(LoadError.of(self.file, line_of(self.lines, path), message))
 
     def need(self, kind: str, name: Any, path: tuple, extra: Iterable[str] = ()) -> None:
         extra = set(extra) | DOLLAR_WORDS.get(kind, set())
@@ -87,9 +87,9 @@ class _Resolver:
             return
         if not isinstance(name, str) or name not in self.kinds[kind]:
             allowed = self.kinds[kind] | {x for x in extra if x.startswith("$")}
-            where = _DECLARED_IN[kind]
-            self.error(path, f"未声明的{_KIND_ZH[kind]} '{name}'（{expected_text(_KIND_ZH[kind], allowed, name)}；"
-                             f"{where}）")
+            what = msg("kind_" + kind)
+            self.error(path, msg("undeclared", kind=what, name=name, expected=expected_text(what, allowed, name),
+                                 declared_in=msg("in_" + kind, builtin="/".join(VOTE_OUT_CAUSES))))
 
     def who(self, value: Any, path: tuple) -> None:
         if isinstance(value, dict) and ("random" in value or "any_of" in value):
@@ -100,9 +100,7 @@ class _Resolver:
         elif isinstance(value, str) and value.startswith("holder:"):
             self.need("item", value[len("holder:"):], path)
         elif isinstance(value, str) and value not in WHO_WORDS:
-            near = nearest(value, WHO_WORDS)
-            self.error(path, f"who 应为 self/target/caster/source/victim、holder:<物品> 或过滤器，实际是 '{value}'"
-                             + (f"；最接近的是 '{near}'" if near else ""))
+            self.error(path, msg("bad_who", value=value, near=near_text(nearest(value, WHO_WORDS))))
 
     def filter(self, f: Any, path: tuple) -> None:
         if not isinstance(f, dict):
@@ -132,11 +130,11 @@ class _Resolver:
         if "counter" in f:
             spec = f["counter"]
             if not (isinstance(spec, list) and len(spec) == 3):
-                self.error(path + ("counter",), "过滤器 counter 应为 [计数器, 比较符, 数值]")
+                self.error(path + ("counter",), msg("filter_counter"))
             else:
                 self.need("counter", spec[0], path + ("counter", 0))
                 if spec[1] not in COMPARISONS:
-                    self.error(path + ("counter", 1), f"比较符 '{spec[1]}' 不在允许范围（应为 {' '.join(COMPARISONS)}）")
+                    self.error(path + ("counter", 1), msg("comparison", op=spec[1], allowed=" ".join(COMPARISONS)))
                 self.num(spec[2], path + ("counter", 2))
 
     def num(self, n: Any, path: tuple) -> None:
@@ -180,9 +178,9 @@ class _Resolver:
                 self.who(c[key][0], path + (key, 0))
                 self.need("skill", c[key][1], path + (key, 1), extra=self.undefined)
         if "distinct" in c and c.get("by") not in ("faction", "initial_faction", "role"):
-            self.error(path + ("distinct",), "distinct 需要 by: faction / initial_faction / role")
+            self.error(path + ("distinct",), msg("distinct"))
         if "day" in c and not isinstance(c["day"], (int, dict)):
-            self.error(path + ("day",), "day 应为整数（第几天）或 {op, value}")
+            self.error(path + ("day",), msg("day"))
         for key in ("count", "every", "none", "satisfies", "distinct"):
             if key in c:
                 self.filter(c[key], path + (key,))
@@ -200,9 +198,8 @@ class _Resolver:
         for j, w in enumerate(words if isinstance(words, list) else []):
             head, _, name = str(w).partition(":")
             if head not in OPAQUE_WORDS:
-                near = nearest(head, OPAQUE_WORDS)
-                self.error(path + (j,), f"opaque 的读写对象 '{w}' 不在允许范围（应为 {'、'.join(OPAQUE_WORDS)}）"
-                                        + (f"；最接近的是 '{near}'" if near else ""))
+                self.error(path + (j,), msg("opaque_word", word=w, allowed=listed(OPAQUE_WORDS),
+                                            near=near_text(nearest(head, OPAQUE_WORDS))))
             elif name and head in self.kinds:
                 self.need(head, name, path + (j,))
 
@@ -269,9 +266,8 @@ class _Resolver:
         if isinstance(d, str) and d.startswith("until:"):
             self.need("phase", d[len("until:"):], path)
         elif d is not None and d not in DURATIONS:
-            near = nearest(d, DURATIONS + ("until:<阶段>",))
-            self.error(path, f"duration 取值 '{d}' 不在允许范围（应为 {' | '.join(DURATIONS)} | until:<阶段>）"
-                             + (f"；最接近的是 '{near}'" if near else ""))
+            self.error(path, msg("duration", value=d, allowed=" | ".join(DURATIONS),
+                                 near=near_text(nearest(d, DURATIONS + ("until:<阶段>",)))))
 
     def run(self) -> list[LoadError]:
         data = self.rs.raw
@@ -308,7 +304,7 @@ class _Resolver:
             if r.get("flip_to"):
                 self.need("role", r["flip_to"], base + ("flip_to",), extra=("——",))
             if r.get("external") and not r.get("assumption"):
-                self.error(base, f"外部身份 '{r['name']}' 需要 assumption（写明我们的假设）")
+                self.error(base, msg("external_role", name=r["name"]))
             for j, s in enumerate(r.get("skills") or []):
                 self.skill(s, base + ("skills", j))
         for j, s in enumerate(data.get("skills") or []):
@@ -319,14 +315,14 @@ class _Resolver:
                 if key in owner:
                     self.need(kind, owner[key], ("skills", j, "owner", key))
             if not owner:
-                self.error(("skills", j), f"顶层技能 '{s['name']}' 需要 owner（持有者：label/faction/status/item/role）")
+                self.error(("skills", j), msg("skill_owner", name=s["name"]))
         for group in ("precedence", "rulings"):
             for i, p in enumerate(data.get(group) or []):
                 for key in ("first", "then"):
                     if key in p:
-                        self.need_any(p[key], (group, i, key), "优先规则")
+                        self.need_any(p[key], (group, i, key), msg("precedence_rule"))
         for i, r in enumerate(data.get("readings") or []):
-            self.need_any(r.get("element"), ("readings", i, "element"), "readings")
+            self.need_any(r.get("element"), ("readings", i, "element"), msg("readings"))
         self.setup(data.get("setup") or {})
         for i, q in enumerate(data.get("faq") or []):
             self.claim(q.get("claim") or {}, ("faq", i, "claim"))
@@ -356,12 +352,11 @@ class _Resolver:
         for mode in ("always", "possible", "never"):
             self.cond(claim.get(mode), path + (mode,))
 
-    def need_any(self, name: str, path: tuple, what: str) -> None:
+    def need_any(self, name: str, path: tuple, what: Bi) -> None:
         known = set().union(*self.kinds.values()) | {e["term"] for e in self.rs.externals} | \
             {t["name"] for t in self.rs.terms}
         if name not in known:
-            near = nearest(name, known)
-            self.error(path, f"{what}引用了未声明的名称 '{name}'" + (f"；最接近的是 '{near}'" if near else ""))
+            self.error(path, msg("undeclared_any", what=what, name=name, near=near_text(nearest(name, known))))
 
     def skill(self, s: dict, path: tuple) -> None:
         for j, t in enumerate(s.get("timing") or []):
@@ -396,8 +391,8 @@ def check_src_lines(raw: Any, lines: dict, file: str, source: str, count: int) -
                     for j, n in enumerate(value if isinstance(value, list) else [value]):
                         if isinstance(n, int) and not 1 <= n <= count:
                             at = path + (key, j) if isinstance(value, list) else path + (key,)
-                            errors.append(LoadError(file, line_of(lines, at),
-                                                    f"src 行号 {n} 超出 {source} 的范围（应为 1–{count}，该文件共 {count} 行）"))
+                            errors.append(LoadError.of(file, line_of(lines, at),
+                                                       msg("src_range", n=n, source=source, count=count)))
                 else:
                     walk(value, path + (key,))
         elif isinstance(node, list):
@@ -409,16 +404,6 @@ def check_src_lines(raw: Any, lines: dict, file: str, source: str, count: int) -
 
 
 DURATIONS = ("permanent", "phase", "day")
-_KIND_ZH = {"faction": "阵营", "status": "状态", "tag": "标签", "label": "标记", "role": "身份", "phase": "阶段",
-            "counter": "计数器", "item": "物品", "skill": "技能", "cause": "出局原因", "group": "配置分组"}
-_DECLARED_IN = {
-    "faction": "在 factions 中声明", "status": "在 statuses 中声明", "tag": "在 tags 中声明",
-    "label": "在 labels 中声明", "role": "在 roles 中声明", "phase": "在 phases 或 windows 中声明",
-    "counter": "在 counters 中声明", "item": "在 items 中声明", "skill": "在某个身份的 skills 或顶层 skills 中声明",
-    "cause": "出局原因来自 out 效果的 cause、damage 效果的 kind、externals 的术语，或内置的 "
-             + "/".join(VOTE_OUT_CAUSES),
-    "group": "在 setup.groups 中声明",
-}
 
 
 def resolve_names(rs: Ruleset, lines: dict, file: str) -> list[LoadError]:

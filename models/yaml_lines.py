@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from .load_text import Bi, msg
+
 Path = tuple  # a JSON-pointer-like tuple of keys / indexes
 
 
@@ -17,7 +19,15 @@ Path = tuple  # a JSON-pointer-like tuple of keys / indexes
 class LoadError(Exception):
     file: str
     line: int
-    message: str
+    message: str           # Chinese, the default
+    message_en: str = ""   # the same in English (--lang en)
+
+    @classmethod
+    def of(cls, file: str, line: int, text: Bi) -> "LoadError":
+        return cls(file, line, text.zh, text.en)
+
+    def text(self, lang: str) -> str:
+        return self.message_en if lang == "en" and self.message_en else self.message
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.message}"
@@ -41,14 +51,14 @@ def load_with_lines(text: str, file: str) -> tuple[Any, dict[Path, int]]:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else 1
         problem = getattr(exc, "problem", None) or str(exc)
-        raise LoadError(file, line, f"YAML 语法错误: {problem}") from None
+        raise LoadError.of(file, line, msg("yaml_syntax", problem=problem)) from None
     lines: dict[Path, int] = {}
 
     def walk(node: yaml.Node, path: Path) -> Any:
         lines[path] = node.start_mark.line + 1
         if node.tag not in _PLAIN_TAGS:
             # explicit tags could ask a loader to build objects; a ruleset is plain data only
-            raise LoadError(file, lines[path], f"不允许的 YAML 标签 {node.tag}：规则文件只能包含普通数据")
+            raise LoadError.of(file, lines[path], msg("yaml_tag", tag=node.tag))
         if isinstance(node, yaml.ScalarNode):
             return _scalar(node)
         if isinstance(node, yaml.SequenceNode):
@@ -57,16 +67,16 @@ def load_with_lines(text: str, file: str) -> tuple[Any, dict[Path, int]]:
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode):
-                    raise LoadError(file, key_node.start_mark.line + 1, "映射的键必须是字符串")
+                    raise LoadError.of(file, key_node.start_mark.line + 1, msg("key_not_string"))
                 key = str(key_node.value)
                 if key in out:
-                    raise LoadError(file, key_node.start_mark.line + 1, f"重复的键 '{key}'")
+                    raise LoadError.of(file, key_node.start_mark.line + 1, msg("duplicate_key", key=key))
                 out[key] = walk(value_node, path + (key,))
             return out
-        raise LoadError(file, lines[path], "无法识别的 YAML 节点")
+        raise LoadError.of(file, lines[path], msg("unknown_node"))
 
     if root is None:
-        raise LoadError(file, 1, "文件为空：需要一个 ruleset 映射")
+        raise LoadError.of(file, 1, msg("empty_file"))
     return walk(root, ()), lines
 
 

@@ -156,6 +156,7 @@ def _parser(lang: str, prog: str) -> argparse.ArgumentParser:
     c.add_argument("--progress", action="store_true", help=T("arg_progress"))
     option_of(c, "--color", ["auto", "always", "never"], "auto", "arg_color")
     c.add_argument("--all", action="store_true", help=T("arg_all"))
+    c.add_argument("--details", action="store_true", help=T("arg_details"))
     _cache_options(c, T)
     cov = command("coverage")
     cov.add_argument("ruleset", help=T("arg_ruleset"))
@@ -349,11 +350,15 @@ def ruleset_folder(path: str, lang: str) -> str:
     raise BadInput(f"{path}:0: {t(lang, 'error')}: {t(lang, 'no_folder')}" + did_you_mean(lang, path.rstrip("/"), siblings))
 
 
+def _invalid(exc: InvalidRuleset, lang: str) -> BadInput:
+    return BadInput("\n".join(f"{err.file}:{err.line}: {t(lang, 'error')}: {err.text(lang)}" for err in exc.errors))
+
+
 def _load(folder: str, lang: str):
     try:
         return load_ruleset(folder)
     except InvalidRuleset as exc:
-        raise BadInput("\n".join(f"{err.file}:{err.line}: {t(lang, 'error')}: {err.message}" for err in exc.errors))
+        raise _invalid(exc, lang)
     except (OSError, UnicodeError) as exc:
         raise BadInput(f"{folder}: {t(lang, 'error')}: {exc}")
 
@@ -403,7 +408,7 @@ def _diff(args) -> int:
     try:
         d, _, new_rep = compare(*specs)
     except InvalidRuleset as exc:
-        raise BadInput("\n".join(f"{err.file}:{err.line}: {t(lang, 'error')}: {err.message}" for err in exc.errors))
+        raise _invalid(exc, lang)
     except FileNotFoundError as exc:
         raise BadInput(f"{exc}")
     if args.format == "json":
@@ -414,7 +419,7 @@ def _diff(args) -> int:
                           "skills_changed": d.skills_changed, "interactions": d.interactions, "stale": d.stale},
                          ensure_ascii=False, indent=2))
     else:
-        sys.stdout.write(render(d))
+        sys.stdout.write(render(d, lang))
     if d.stale:
         return EXIT_FINDINGS
     if args.fail_on == "never":
@@ -459,7 +464,8 @@ def _text_options(args, rs) -> dict:
     if color is None:
         color = use_color(None, sys.stdout) and to_terminal
     return {"color": color, "width": terminal_width(sys.stdout) if to_terminal else None,
-            "all_findings": args.all, "quiet": args.quiet, "source_lines": rs.source_lines}
+            "all_findings": args.all, "quiet": args.quiet, "source_lines": rs.source_lines,
+            "details": args.details}
 
 
 def _exit_code(report, fail_on: str, base: dict | None, rs, lang: str = "zh") -> int:

@@ -21,8 +21,15 @@ class Diff:
     resolved: list[Finding] = field(default_factory=list)
     changed: list[tuple[Finding, Finding]] = field(default_factory=list)
     skills_changed: list[str] = field(default_factory=list)
-    interactions: list[str] = field(default_factory=list)
+    # (change, skill name, finding before, finding after): what each changed skill did to its
+    # interactions; change is one of INTERACTION_TEXT's keys
+    notes: list[tuple[str, str, Finding | None, Finding | None]] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
+
+    @property
+    def interactions(self) -> list[str]:
+        """The notes in Chinese (the `diff --format json` field)."""
+        return interaction_lines(self, "zh")
 
 
 def materialize(spec: str, workdir: str) -> str:
@@ -137,16 +144,10 @@ def compare(old_dir: str, new_dir: str) -> tuple[Diff, Report, Report]:
         before = [f for f in old_rep.findings if name in f.subjects]
         after = [f for f in new_rep.findings if name in f.subjects]
         if not before and not after:
-            d.interactions.append(f"【{name}】：修改未改变任何交互的结果")
-        for f in after:
-            if f.stable_id(rid) not in old_by:
-                d.interactions.append(f"【{name}】新增：{f.message}" + _outcomes(f))
-        for f in before:
-            if f.stable_id(old_rs.id) not in new_by:
-                d.interactions.append(f"【{name}】消失：{f.message}")
-        for a, b in d.changed:
-            if name in b.subjects:
-                d.interactions.append(f"【{name}】结果改变：{_outcomes(a)} → {_outcomes(b)}")
+            d.notes.append(("none", name, None, None))
+        d.notes += [("new", name, None, f) for f in after if f.stable_id(rid) not in old_by]
+        d.notes += [("gone", name, f, None) for f in before if f.stable_id(old_rs.id) not in new_by]
+        d.notes += [("changed", name, a, b) for a, b in d.changed if name in b.subjects]
     d.stale = stale_elements(old_rs, new_rs)
     return d, old_rep, new_rep
 
@@ -157,26 +158,48 @@ def _relocated(f: Finding, folder: str, spec: str) -> Finding:
     return replace(f, locations=locs)
 
 
-def _outcomes(f: Finding) -> str:
-    if f.scenario and f.scenario.get("outcomes"):
-        return "（" + "；".join(f.scenario["outcomes"]) + "）"
+RENDER_TEXT = {
+    "zh": {"summary": "新增 {introduced}，解决 {resolved}，改变 {changed}；修改的技能 {skills}；过期编码 {stale}",
+           "interaction": "  交互 ", "none": "【{name}】：修改未改变任何交互的结果", "new": "【{name}】新增：{message}{after}",
+           "gone": "【{name}】消失：{message}", "changed": "【{name}】结果改变：{before} → {after}",
+           "outcomes": "（{list}）", "outcome_sep": "；"},
+    "en": {"summary": "introduced {introduced}, resolved {resolved}, changed {changed}; skills changed {skills}; "
+                      "stale encodings {stale}",
+           "interaction": "  interaction ", "none": "[{name}]: the change alters no interaction",
+           "new": "[{name}] new: {message}{after}", "gone": "[{name}] gone: {message}",
+           "changed": "[{name}] outcome changed: {before} -> {after}", "outcomes": " ({list})", "outcome_sep": "; "},
+}
+
+
+def _outcomes(f: Finding | None, lang: str) -> str:
+    text = RENDER_TEXT["en" if lang == "en" else "zh"]
+    if f and f.scenario and f.scenario.get("outcomes"):
+        return text["outcomes"].format(list=text["outcome_sep"].join(f.scenario["outcomes"]))
     return ""
 
 
-def render(d: Diff) -> str:
+def interaction_lines(d: Diff, lang: str) -> list[str]:
+    from .reports.text_report import message_of
+    text = RENDER_TEXT["en" if lang == "en" else "zh"]
+    return [text[change].format(name=name, message=message_of(a or b, lang) if a or b else "",
+                                before=_outcomes(a, lang), after=_outcomes(b, lang))
+            for change, name, a, b in d.notes]
+
+
+def render(d: Diff, lang: str = "zh") -> str:
     """One line per finding in the shape of `check`: file:line: 严重度 kind message."""
-    out = [f"新增 {len(d.introduced)}，解决 {len(d.resolved)}，改变 {len(d.changed)}；"
-           f"修改的技能 {len(d.skills_changed)}；过期编码 {len(d.stale)}"]
+    from .cli_text import t
+    text = RENDER_TEXT["en" if lang == "en" else "zh"]
+    out = [text["summary"].format(introduced=len(d.introduced), resolved=len(d.resolved), changed=len(d.changed),
+                                  skills=len(d.skills_changed), stale=len(d.stale))]
     for mark, found in (("+", d.introduced), ("-", d.resolved), ("~", [b for _, b in d.changed])):
-        out += [f"{mark} {_line(f)}" for f in found]
-    for line in d.interactions:
-        out.append(f"  交互 {line}")
-    for key in d.stale:
-        out.append(f"! 过期编码：{key} 所引用的原文已改变，但编码未更新")
+        out += [f"{mark} {_line(f, lang)}" for f in found]
+    out += [text["interaction"] + line for line in interaction_lines(d, lang)]
+    out += ["! " + t(lang, "stale_encoding", key=key) for key in d.stale]
     return "\n".join(out) + "\n"
 
 
-def _line(f: Finding) -> str:
-    from .reports.text_report import SEV_ZH
+def _line(f: Finding, lang: str) -> str:
+    from .reports.text_report import message_of, severity_text
     where = f"{f.locations[0].file}:{f.locations[0].line}: " if f.locations else ""
-    return f"{where}{SEV_ZH[f.severity]} {f.kind} {f.message}"
+    return f"{where}{severity_text(f.severity, lang)} {f.kind} {message_of(f, lang)}"
