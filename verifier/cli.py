@@ -156,7 +156,6 @@ def _parser(lang: str, prog: str) -> argparse.ArgumentParser:
     c.add_argument("--progress", action="store_true", help=T("arg_progress"))
     option_of(c, "--color", ["auto", "always", "never"], "auto", "arg_color")
     c.add_argument("--all", action="store_true", help=T("arg_all"))
-    c.add_argument("--details", action="store_true", help=T("arg_details"))
     _cache_options(c, T)
     cov = command("coverage")
     cov.add_argument("ruleset", help=T("arg_ruleset"))
