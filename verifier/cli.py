@@ -463,8 +463,7 @@ def _text_options(args, rs) -> dict:
     if color is None:
         color = use_color(None, sys.stdout) and to_terminal
     return {"color": color, "width": terminal_width(sys.stdout) if to_terminal else None,
-            "all_findings": args.all, "quiet": args.quiet, "source_lines": rs.source_lines,
-            "details": args.details}
+            "all_findings": args.all, "quiet": args.quiet, "source_lines": rs.source_lines}
 
 
 def _exit_code(report, fail_on: str, base: dict | None, rs, lang: str = "zh") -> int:
