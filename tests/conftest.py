@@ -10,7 +10,8 @@ if TESTS not in sys.path:
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: heavier variants (deselect with -m 'not slow')")
+    config.addinivalue_line("markers", "slow: the heaviest tests; the full run (python -m pytest, CI) runs them, "
+                                       "the quick loop deselects them with -m 'not slow'")
     # checks run from the command line use the incremental cache: the tests get an empty one of
     # their own (inherited by the processes they start), never the user's
     import tempfile

@@ -12,7 +12,16 @@ from verifier.baseline import bundled, render
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-@pytest.mark.parametrize("rid", bundled(os.path.join(ROOT, "rulesets")))
+def _cases() -> list:
+    # the largest encodings take most of the suite's time: slow (skipped by -m "not slow")
+    out = []
+    for rid in bundled(os.path.join(ROOT, "rulesets")):
+        big = os.path.getsize(os.path.join(ROOT, "rulesets", rid, "ruleset.yaml")) > 80_000
+        out.append(pytest.param(rid, id=rid, marks=[pytest.mark.slow] if big else []))
+    return out
+
+
+@pytest.mark.parametrize("rid", _cases())
 def test_committed_findings_are_current(rid: str, monkeypatch):
     monkeypatch.chdir(ROOT)
     for suffix, text in render(os.path.join("rulesets", rid)).items():

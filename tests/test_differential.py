@@ -576,6 +576,7 @@ SETTINGS = dict(deadline=None, derandomize=True, database=None, print_blob=False
 
 
 # ---- the differential tests ------------------------------------------------------------------
+@pytest.mark.slow   # about 100 s: the quick loop (-m "not slow") leaves it to the full run
 @settings(max_examples=40, **SETTINGS)
 @given(rulesets())
 def test_engine_agrees_with_brute_force(raw):

@@ -85,6 +85,7 @@ def _assert_replays(name, rs, found) -> None:
                     f"{f.witness['differing']}, brute force found {seen}")
 
 
+@pytest.mark.slow
 def test_order_witnesses_replay():
     """s11 first; when it has no order-dependence finding, zemu, then baigei3 (a missing
     folder is skipped). Every witness of the first ruleset that has some must replay, and
