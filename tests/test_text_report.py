@@ -14,7 +14,7 @@ from verifier.findings import Report
 from verifier.progress import Progress
 from verifier.reports import WRITERS
 from verifier.reports.short import write_short
-from verifier.reports.text_report import SEV_ZH, write_text
+from verifier.reports.text_report import SEV_ZH, message_of, write_text
 
 ESC = "\x1b["
 FAST_KINDS = ["setup", "assumption", "undefined-reference", "inconsistent-text"]   # text checks: no solver traces
@@ -53,9 +53,10 @@ def test_color_always_has_escape_codes(report) -> None:
     assert ESC in write_text(report, color=True)
 
 
+@pytest.mark.parametrize("details", [False, True])
 @pytest.mark.parametrize("width", [40, 72, 120])
-def test_width_is_respected(report, width) -> None:
-    for line in write_text(report, color=False, width=width, all_findings=True).splitlines():
+def test_width_is_respected(report, width, details) -> None:
+    for line in write_text(report, color=False, width=width, all_findings=True, details=details).splitlines():
         assert cell_len(line) <= width, line
 
 
@@ -83,9 +84,50 @@ def test_quotes_the_source_line(report, rs) -> None:
 
 
 def test_assumptions_appear(with_assumption) -> None:
-    text = write_text(with_assumption, color=False)
-    assert "假设  假定【测试】按原文第二种读法结算" in text
-    assert "assumes  假定【测试】" in write_text(with_assumption, color=False, lang="en")
+    for details in (False, True):
+        text = write_text(with_assumption, color=False, details=details)
+        assert "假设  假定【测试】按原文第二种读法结算" in text
+        assert "assumes  假定【测试】" in write_text(with_assumption, color=False, lang="en", details=details)
+
+
+def _with_cast(report) -> tuple[Report, object]:
+    """The report with one stated assumption on the finding that has a cast and steps."""
+    f = next(f for f in report.findings if (f.scenario or {}).get("roles") and (f.scenario or {}).get("steps"))
+    g = replace(f, assumptions=("假定【测试】按原文第二种读法结算",))
+    return replace(report, findings=[g if x is f else x for x in report.findings]), g
+
+
+def test_default_is_compact(report, rs) -> None:
+    """Per finding: header, message, quoted lines and assumptions; no cast and no step lines,
+    the outcomes in one row; --details brings the whole scenario back."""
+    rep, f = _with_cast(report)
+    short, full = (write_text(rep, color=False, width=100, details=d) for d in (False, True))
+    cast, step, outcome = f.scenario["roles"][0], f.scenario["steps"][0], f.scenario["outcomes"][0]
+    assert not re.search(r"^\s+角色  ", short, re.M) and cast not in short and step not in short
+    assert re.search(rf"^\s+角色  {re.escape(cast)}", full, re.M) and re.search(rf"^\s+步骤  {re.escape(step[:10])}", full, re.M)
+    assert re.search(rf"^\s+结果  {re.escape(outcome)}", short, re.M)
+    assert message_of(f, "zh")[:20] in short
+    loc = next(loc for loc in f.locations if loc.file == rs.source_file)
+    assert re.search(rf"^\s+{loc.line} │ " + re.escape(rs.source_lines[loc.line - 1].strip()[:20]), short, re.M)
+    assert "假设  假定【测试】按原文第二种读法结算" in short
+    others = [loc for loc in f.locations if loc.file != rs.source_file]
+    if others:   # the encoding's locations only in the details
+        assert f"{others[0].file}:{others[0].line}" in full
+    assert "--details" in short and "--details" not in full
+    assert len(short.splitlines()) < len(full.splitlines())
+    cast_row = re.compile(r"^\s+cast\s+\S", re.M)
+    assert not cast_row.search(write_text(rep, color=False, lang="en"))
+    assert cast_row.search(write_text(rep, color=False, lang="en", details=True))
+
+
+def test_compact_quotes_at_most_three_lines(report, rs) -> None:
+    """Long citations: three lines, one row each, the rest counted ("…另 N 行")."""
+    f = report.findings[0]
+    many = tuple(replace(f.locations[0], line=n) for n in range(1, 8))
+    rep = replace(report, findings=[replace(f, locations=many)])
+    text = write_text(rep, color=False, width=80, quiet=True)
+    assert len(re.findall(r"^\s+\d+ │", text, re.M)) == 3 and "…另 4 行" in text
+    assert len(re.findall(r"^\s+\d+ │", write_text(rep, color=False, width=80, details=True), re.M)) == 6
 
 
 def test_assumption_findings_are_folded_by_default(report) -> None:
@@ -120,6 +162,17 @@ def test_short_format(report) -> None:
         assert re.match(r"^[^:]+:\d+: (错误|警告|提示) [a-z-]+ ", line), line
     for line in write_short(report, lang="en").splitlines():
         assert re.match(r"^[^:]+:\d+: (error|warning|info) [a-z-]+ ", line), line
+    assert not re.search(r" \[(新|已知)\]$", write_short(report), re.M)   # no baseline, no marks
+
+
+def test_short_format_marks_new_and_known(report) -> None:
+    rid = report.ruleset["id"]
+    active = [f for f in report.findings if not f.suppressed]
+    marked = replace(report, known=frozenset(f.stable_id(rid) for f in active[1:]))
+    lines = write_short(marked).splitlines()
+    assert sum(ln.endswith(" [新]") for ln in lines) == 1 and sum(ln.endswith(" [已知]") for ln in lines) == len(lines) - 1
+    en = write_short(marked, lang="en").splitlines()
+    assert sum(ln.endswith(" [new]") for ln in en) == 1 and sum(ln.endswith(" [known]") for ln in en) == len(en) - 1
 
 
 class _Stream(io.StringIO):
@@ -167,3 +220,16 @@ def test_progress_live_on_a_terminal(rs) -> None:
     with Progress(stream=err) as p:
         check(rs, kinds=["setup", "dead-rule"], progress=p)
     assert ESC in err.getvalue() and "死规则" in err.getvalue()
+
+
+def test_cli_details_option(capsys) -> None:
+    from verifier import cli
+    outs = []
+    for extra in ([], ["--details"]):
+        code = cli.main(["check", "rulesets/s11", "--only", "setup", "--color", "never", "--fail-on", "never", *extra])
+        outs.append(capsys.readouterr().out)
+        assert code == 0
+    compact, full = outs
+    assert not re.search(r"^\s+角色  ", compact, re.M) and re.search(r"^\s+角色  ", full, re.M)
+    cli.main(["check", "--help"])
+    assert "--details" in capsys.readouterr().out

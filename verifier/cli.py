@@ -156,6 +156,7 @@ def _parser(lang: str, prog: str) -> argparse.ArgumentParser:
     c.add_argument("--progress", action="store_true", help=T("arg_progress"))
     option_of(c, "--color", ["auto", "always", "never"], "auto", "arg_color")
     c.add_argument("--all", action="store_true", help=T("arg_all"))
+    c.add_argument("--details", action="store_true", help=T("arg_details"))
     _cache_options(c, T)
     cov = command("coverage")
     cov.add_argument("ruleset", help=T("arg_ruleset"))
@@ -463,7 +464,8 @@ def _text_options(args, rs) -> dict:
     if color is None:
         color = use_color(None, sys.stdout) and to_terminal
     return {"color": color, "width": terminal_width(sys.stdout) if to_terminal else None,
-            "all_findings": args.all, "quiet": args.quiet, "source_lines": rs.source_lines}
+            "all_findings": args.all, "quiet": args.quiet, "source_lines": rs.source_lines,
+            "details": args.details}
 
 
 def _exit_code(report, fail_on: str, base: dict | None, rs, lang: str = "zh") -> int:

@@ -27,6 +27,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "arg_progress": "stderr 不是终端时也显示进度（逐行输出）",
         "arg_color": "文本报告的颜色（auto：仅在终端上且未设 NO_COLOR 时）",
         "arg_all": "逐条列出编码采用的假设（默认只列名称与数量）",
+        "arg_details": "文本报告列出每条问题的完整场景（角色、步骤、结果）与编码位置（默认每条几行）",
         "arg_no_cache": "不使用增量缓存（默认复用未受修改影响的结论）",
         "arg_incremental": "兼容旧用法：增量缓存现已默认开启",
         "arg_kind": "检查类型（省略则全部说明）",
@@ -80,6 +81,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "arg_progress": "show progress even when stderr is not a terminal (plain lines)",
         "arg_color": "colour of the text report (auto: only on a terminal without NO_COLOR)",
         "arg_all": "list every assumption of the encoding (default: names and count only)",
+        "arg_details": "text report: each finding's whole scenario (cast, steps, results) and encoding locations "
+                       "(default: a few rows each)",
         "arg_no_cache": "do not use the incremental cache (default: reuse answers an edit did not affect)",
         "arg_incremental": "kept for compatibility: the incremental cache is now on by default",
         "arg_kind": "kind of check (all when omitted)",

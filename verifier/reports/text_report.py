@@ -1,5 +1,7 @@
 """Readable text for a person at a terminal: coloured when it goes to one, wrapped to its width,
-errors first, each finding with the source lines it is about and the assumptions it rests on."""
+errors first, each finding with the source lines it is about and the assumptions it rests on.
+Compact by default (a few rows per finding, its scenario in one row); `details` gives the whole
+scenario, every quoted line at length and the encoding's locations."""
 from __future__ import annotations
 
 import io
@@ -26,6 +28,7 @@ KIND_ZH = {"contradiction": "矛盾", "order-dependence": "结算顺序", "loop"
 LABELS = {
     "zh": {"ruleset": "规则", "source": "原帖", "bounds": "界限", "roles": "角色", "steps": "步骤", "outcomes": "结果",
            "assumptions": "假设", "see": "另见", "suppressed": "已抑制", "new": "新", "more_lines": "另 {n} 行", "same": "同上一条，第 {lines} 行",
+           "more_items": "另 {n} 项", "more_assumptions": "另 {n} 条", "details_hint": "（--details 显示完整场景：角色、步骤、结果）",
            "bounds_text": "{players} 名玩家槽位，深度 {depth}，rlimit {rlimit}",
            "coverage": "覆盖：技能 {semantic}/{skills} 完全语义化（{semantic_percent}%），段落 {mapped}/{passages} 已映射",
            "collapsed": "编码采用的假设 {n} 条（原文未说明之处如何解读；--all 逐条列出）：",
@@ -33,6 +36,7 @@ LABELS = {
     "en": {"ruleset": "Ruleset", "source": "Source", "bounds": "Bounds", "roles": "cast", "steps": "steps",
            "outcomes": "result", "assumptions": "assumes", "see": "see", "suppressed": "suppressed", "new": "new",
            "more_lines": "{n} more lines", "same": "as above, lines {lines}",
+           "more_items": "{n} more", "more_assumptions": "{n} more", "details_hint": "(--details shows whole scenarios: cast, steps, results)",
            "bounds_text": "{players} player slots, depth {depth}, rlimit {rlimit}",
            "coverage": "Coverage: skills {semantic}/{skills} fully semantic ({semantic_percent}%), "
                        "passages {mapped}/{passages} mapped",
@@ -42,8 +46,12 @@ LABELS = {
 }
 SEV_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "cyan"}
 VERDICT_STYLE = {"proved": "green", "witnessed": "magenta", "unknown": "yellow"}
-MAX_QUOTED = 6     # source lines quoted per finding; the rest are named by number
-QUOTE_ROWS = 2     # a quoted line longer than this many screen rows is cut with …
+MAX_QUOTED = 6     # source lines quoted per finding (details); the rest are named by number
+QUOTE_ROWS = 2     # a quoted line longer than this many screen rows is cut with … (details)
+COMPACT_QUOTED = 3       # compact: rows of quotation per finding, each one screen row
+COMPACT_ASSUMPTIONS = 2  # compact: assumptions shown per finding, each one screen row
+MIN_OUTCOME = 16         # compact: cells an outcome gets at least in the one-row scenario
+MAX_OUTCOMES = 3         # compact: more outcomes than this are a final state; its steps are shown instead
 DEFAULT_WIDTH = 100
 
 
@@ -98,9 +106,10 @@ def collapsed(f: Finding) -> bool:
 
 def write_text(report: Report, lang: str = "zh", color: bool | None = None, width: int | None = None,
                all_findings: bool = False, quiet: bool = False, source_lines: list[str] | None = None,
-               **_opts) -> str:
+               details: bool = False, **_opts) -> str:
     """The report as text. color/width None: decided from stdout; all_findings: list every
-    assumption instead of counting them; quiet: no header or coverage, findings and the summary only."""
+    assumption instead of counting them; quiet: no header or coverage, findings and the summary only;
+    details: each finding's whole scenario and every location instead of a few rows."""
     lang = "en" if lang == "en" else "zh"
     t = LABELS[lang]
     color = use_color(color)
@@ -120,13 +129,15 @@ def write_text(report: Report, lang: str = "zh", color: bool | None = None, widt
         count = sum(1 for f in group + fold if not f.suppressed)
         page.rule(Text(f" {severity_text(sev, lang)} {count} ", style=SEV_STYLE[sev]))
         for f in group:
-            _finding(page, f, report, src, states.get(id(f)), t, lang)
+            _finding(page, f, report, src, states.get(id(f)), t, lang, details)
         if fold:
             _folded(page, fold, t)
     if not findings:
         page.para(Text(t["none"]))
     if not quiet and report.coverage:
         page.para(Text(t["coverage"].format(**report.coverage), style="dim"))
+    if not quiet and not details and any(f.scenario for f in shown):
+        page.para(Text(t["details_hint"], style="dim"))
     page.para(_summary_line(report, states, len(folded), t, lang))
     return page.render(color)
 
@@ -226,7 +237,8 @@ def _header(page: _Page, report: Report, t: dict) -> None:
     page.blank()
 
 
-def _finding(page: _Page, f: Finding, report: Report, src: list[str], state: str | None, t: dict, lang: str) -> None:
+def _finding(page: _Page, f: Finding, report: Report, src: list[str], state: str | None, t: dict, lang: str,
+             details: bool = False) -> None:
     head = Text()
     head.append(severity_text(f.severity, lang), style=SEV_STYLE[f.severity] if not f.suppressed else "dim")
     if lang == "zh":
@@ -241,16 +253,36 @@ def _finding(page: _Page, f: Finding, report: Report, src: list[str], state: str
     if f.locations:
         head.append("  ")
         head.append(f"{f.locations[0].file}:{f.locations[0].line}", style="blue")
+    source = report.ruleset.get("source")
+    quoted = [loc.line for loc in f.locations if loc.file == source and 0 < loc.line <= len(src)]
+    again = [n for n in quoted if n in page.quoted]
+    if again and not details:   # named in the header: a row of its own would be most of a compact finding
+        head.append(f"  {t['same'].format(lines=_ranges(again))}", style="dim")
     page.para(head)
     page.para(Text(message_of(f, lang), style="dim" if f.suppressed else ""), indent=2)
     if f.suppressed:
         page.para(Text(f"{t['suppressed']}：{f.suppressed}", style="dim italic"), indent=2)
-    source = report.ruleset.get("source")
-    quoted = [loc.line for loc in f.locations if loc.file == source]
-    if quoted and src:
-        _quote(page, quoted, src, t)
+    if quoted:
+        if details:
+            _quote(page, quoted, src, t)
+        else:
+            _quote_compact(page, [n for n in quoted if n not in again], src, t)
         page.quoted = set(quoted)
-    label_width = max(cell_len(t[k]) for k in ("roles", "steps", "outcomes", "assumptions", "see")) + 2
+    if details:
+        _scenario(page, f, t, source)
+    else:
+        _scenario_row(page, f, t, message_of(f, lang))
+    if details:   # compact: the header at the margin is the separator, a blank row would be a fifth of a finding
+        page.blank()
+
+
+def _labels(t: dict) -> int:
+    return max(cell_len(t[k]) for k in ("roles", "steps", "outcomes", "assumptions", "see")) + 2
+
+
+def _scenario(page: _Page, f: Finding, t: dict, source: str | None) -> None:
+    """Cast, steps and outcomes one item a line, the assumptions in full, the encoding's locations."""
+    label_width = _labels(t)
     for part in ("roles", "steps", "outcomes"):
         for i, item in enumerate((f.scenario or {}).get(part) or []):
             page.para(Text(str(item)), indent=2, label=Text(t[part] if i == 0 else "", style="dim"),
@@ -262,7 +294,81 @@ def _finding(page: _Page, f: Finding, report: Report, src: list[str], state: str
     if others:
         page.para(Text("  ".join(f"{loc.file}:{loc.line}" for loc in others), style="blue"), indent=2,
                   label=Text(t["see"], style="dim"), label_width=label_width)
-    page.blank()
+
+
+def _scenario_row(page: _Page, f: Finding, t: dict, message: str) -> None:
+    """The outcomes in one row (what the scenario shows) unless the message already names each,
+    then each assumption in one row."""
+    label_width = _labels(t)
+    room = page.width - 2 - label_width
+    scenario = f.scenario or {}
+    outcomes = [_shorter(str(o)) for o in scenario.get("outcomes") or []]
+    steps = [" ".join(str(s).split()) for s in scenario.get("steps") or []]
+    if len(outcomes) > MAX_OUTCOMES and steps:   # a whole board cut to one row says nothing; how it came about does
+        page.para(Text(_share(steps, room, t, " → ")), indent=2, label=Text(t["steps"], style="dim"),
+                  label_width=label_width)
+    elif outcomes and not all(o.rsplit("：", 1)[-1] in message for o in outcomes):
+        page.para(Text(_share(outcomes, room, t)), indent=2, label=Text(t["outcomes"], style="dim"),
+                  label_width=label_width)
+    shown = f.assumptions[:COMPACT_ASSUMPTIONS] if len(f.assumptions) <= COMPACT_ASSUMPTIONS \
+        else f.assumptions[:COMPACT_ASSUMPTIONS - 1]
+    rest = len(f.assumptions) - len(shown)
+    for i, a in enumerate(shown):
+        tail = f"  …{t['more_assumptions'].format(n=rest)}" if rest and i == len(shown) - 1 else ""
+        row = Text(_cut(" ".join(a.split()), room - cell_len(tail)), style="italic")
+        row.append(tail, style="dim")
+        page.para(row, indent=2, label=Text(t["assumptions"] if i == 0 else "", style="dim"),
+                  label_width=label_width)
+
+
+# "先结算【甲】再结算【乙】：…" says which order in its first half; the second is implied
+_ORDER = re.compile(r"先结算(【[^】]+】)再结算【[^】]+】")
+
+
+def _shorter(outcome: str) -> str:
+    return _ORDER.sub(r"先\1", " ".join(outcome.split()))
+
+
+def _share(items: list[str], room: int, t: dict, sep: str = "；") -> str:
+    """Items joined by sep in `room` cells: short ones whole, long ones cut to an equal share;
+    those that find no room at all are counted."""
+    keep = len(items)
+    while keep > 1 and keep * MIN_OUTCOME + (keep - 1) * cell_len(sep) + 8 > room:
+        keep -= 1
+    more = len(items) - keep
+    tail = f"  …{t['more_items'].format(n=more)}" if more else ""
+    budget = room - cell_len(tail) - (keep - 1) * cell_len(sep)
+    widths = sorted(cell_len(x) for x in items[:keep])
+    share, left, n = budget // keep, budget, keep
+    for w in widths:                # water-filling: what short items leave goes to the long ones
+        if w > share:
+            break
+        left -= w
+        n -= 1
+        share = left // n if n else share
+    return sep.join(_cut(x, share) for x in items[:keep]) + tail
+
+
+def _quote_compact(page: _Page, lines: list[int], src: list[str], t: dict) -> None:
+    """At most COMPACT_QUOTED lines, one row each, cut to the width; what does not fit is counted
+    at the end of the last row. The first line of each passage comes first (a finding about two
+    skills shows both), then the lines after them."""
+    runs = _runs(lines)
+    firsts = [a for a, _ in runs]
+    chosen = set(firsts[:COMPACT_QUOTED])
+    for n in sorted(set(lines)):
+        if len(chosen) >= COMPACT_QUOTED:
+            break
+        chosen.add(n)
+    shown = sorted(chosen)
+    rest = [n for n in sorted(set(lines)) if n not in chosen]
+    gutter = max((len(str(n)) for n in shown), default=1) + 3
+    room = max(10, page.width - 2 - gutter)
+    for i, n in enumerate(shown):
+        tail = f"  …{t['more_lines'].format(n=len(rest))}" if rest and i == len(shown) - 1 else ""
+        row = Text(_cut(" ".join(src[n - 1].split()), room - cell_len(tail)), style="green")
+        row.append(tail, style="dim")
+        page.para(row, indent=2, label=Text(f"{n:>{gutter - 3}} │", style="dim"), label_width=gutter)
 
 
 def _quote(page: _Page, lines: list[int], src: list[str], t: dict) -> None:
@@ -285,15 +391,20 @@ def _quote(page: _Page, lines: list[int], src: list[str], t: dict) -> None:
                   indent=2 + gutter)
 
 
-def _ranges(lines: list[int]) -> str:
-    """80, 81, 82, 90 -> 80–82, 90"""
+def _runs(lines: list[int]) -> list[tuple[int, int]]:
+    """80, 81, 82, 90 -> (80, 82), (90, 90)"""
     out: list[list[int]] = []
     for n in sorted(set(lines)):
         if out and n == out[-1][1] + 1:
             out[-1][1] = n
         else:
             out.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in out)
+    return [(a, b) for a, b in out]
+
+
+def _ranges(lines: list[int]) -> str:
+    """80, 81, 82, 90 -> 80–82, 90"""
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in _runs(lines))
 
 
 def _cut(text: str, cells: int) -> str:
