@@ -54,6 +54,7 @@ class Status:
     blocks_tags: frozenset[str] = frozenset()   # blocks only the skills with one of these tags
     except_tags: frozenset[str] = frozenset()   # … unless the skill also has one of these
     keeps_vote: bool = False                    # a player who is out with it still votes
+    except_skills: frozenset[str] = frozenset()  # a skills block that leaves these skills alone (不影响…)
 
 
 @dataclass(frozen=True)

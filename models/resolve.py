@@ -286,6 +286,8 @@ class _Resolver:
                     self.need("tag", x, ("statuses", i, key, j))
             for j, x in enumerate(st.get("except") or []):
                 self.need("cause", x, ("statuses", i, "except", j))
+            for j, x in enumerate(st.get("except_skills") or []):
+                self.need("skill", x, ("statuses", i, "except_skills", j))
         for i, lab in enumerate(data.get("labels") or []):
             for j, x in enumerate(lab.get("implies_labels") or []):
                 self.need("label", x, ("labels", i, "implies_labels", j))

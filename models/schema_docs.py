@@ -77,6 +77,7 @@ DOCS: dict[str, dict[str, str]] = {
         "permanent": "Once gained it cannot be removed.",
         "blocks_tags": "Skills with one of these tags cannot be used while it is held.",
         "except_tags": "… unless the skill also has one of these tags.",
+        "except_skills": "Skills a `blocks: [skills]` status leaves usable (不影响…).",
         "keeps_vote": "A player who is out while holding it still casts a ballot (视为出局，但保留投票权).",
         "negative": "A negative status (负面状态).",
         "notify": "Gaining it is notified to the holder.",

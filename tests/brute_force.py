@@ -1162,7 +1162,8 @@ class Interp:
             return False
         if trig.get("event") == "went_out" and "victim" in wd and st[("alive", wd["victim"])]:
             return False
-        if not trig and self.blocked(st, b.self_slot, "skills"):
+        if not trig and any(st[("status", b.self_slot, s.name)] for s in self.rs.statuses.values()
+                            if "skills" in s.blocks and skill.name not in s.except_skills):
             return False
         tags = {self.canon(t) for t in skill.tags}
         if not trig and any(st[("status", b.self_slot, s.name)] for s in self.rs.statuses.values()

@@ -348,6 +348,11 @@ class Semantics:
                     if what in s.blocks and not (cause and cause in s.except_causes)]
         return z3.Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
 
+    def skills_blocked(self, st: State, i: int, skill) -> z3.BoolRef:
+        """A status that blocks skills, unless it leaves this one alone (except_skills)."""
+        blockers = [s for s in self.rs.statuses.values() if "skills" in s.blocks and skill.name not in s.except_skills]
+        return z3.Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
+
     def tags_blocked(self, st: State, i: int, skill) -> z3.BoolRef:
         """A status that blocks only skills with certain tags (当晚发动的<普通>技能失效)."""
         tags = {self.canon(t) for t in skill.tags}

@@ -130,7 +130,7 @@ class World:
     def converted_to(self) -> dict[str, set[str] | None]:
         """Per faction an effect converts to: the roles (current identities) a converted
         player can have, or None for anyone. Converting oneself with one's own role's skill
-        (守序中立: 转变为…阵营) reaches only that role and what it turns into."""
+        ("转变为…阵营" when a faction is eliminated) reaches only that role and what it turns into."""
         out: dict[str, set[str] | None] = {}
         for s in self.rs.skills:
             for e in s.all_effects():
@@ -488,7 +488,7 @@ class World:
             parts.append(st[("dying", bd["victim"])])
         elif trig.get("event") == "went_out" and "victim" in bd:
             parts.append(z3.Not(st[("alive", bd["victim"])]))
-        block = z3.Or(sem.blocked(st, b.self_slot, "skills"), sem.tags_blocked(st, b.self_slot, skill))
+        block = z3.Or(sem.skills_blocked(st, b.self_slot, skill), sem.tags_blocked(st, b.self_slot, skill))
         if not trig:
             parts.append(z3.Not(block))
         spent = st.get(("spent", b.self_slot, skill.uid))

@@ -71,7 +71,8 @@ def skill_reads(skill: Skill, rs: Ruleset | None = None) -> set[str]:
             stopped.add("target")
         tags = set(skill.tags)
         for st in rs.statuses.values():
-            if stopped & set(st.blocks) or (tags & set(st.blocks_tags) and not tags & set(st.except_tags)):
+            stops = stopped & set(st.blocks) - ({"skills"} if skill.name in st.except_skills else set())
+            if stops or (tags & set(st.blocks_tags) and not tags & set(st.except_tags)):
                 out.add(f"status:{st.name}")
     return out
 
