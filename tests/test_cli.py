@@ -155,6 +155,11 @@ def test_baseline_marks_new_and_known_findings(capsys, tmp_path, monkeypatch):
     _main(capsys, "check", S11, *FAST, "--baseline", base, "--format", "sarif", "-o", str(sarif))
     results = json.loads(sarif.read_text(encoding="utf-8"))["runs"][0]["results"]
     assert sorted({r.get("baselineState") for r in results}) == ["new", "unchanged"]
+    page = tmp_path / "r.html"
+    _main(capsys, "check", S11, *FAST, "--baseline", base, "--format", "html", "-o", str(page))
+    html = page.read_text(encoding="utf-8")
+    assert html.count('data-baseline="new"') == 1 and 'data-baseline="unchanged"' in html
+    assert '<span class="base new">新</span>' in html
     # without a baseline nothing is marked (the committed documents stay as they are)
     _main(capsys, "check", S11, *FAST, "--format", "json", "-o", str(out))
     doc = json.loads(out.read_text(encoding="utf-8"))

@@ -86,6 +86,7 @@ button{font:inherit;border:1px solid #b0bec5;background:#fff;border-radius:5px;p
 .finding[data-severity=info]{border-left-color:var(--info)}.finding[data-suppressed=true]{opacity:.6}
 .finding.hl{outline:2px solid #263238}
 .finding h3{margin:.1em 0 .2em;font-size:1.05em}.sev{display:inline-block;color:#fff;border-radius:4px;padding:0 .45em;margin-right:.4em;font-size:.85em}
+.base{display:inline-block;border:1px solid #888;border-radius:4px;padding:0 .35em;margin-right:.4em;font-size:.8em}.base.new{border-color:var(--err);color:var(--err)}
 .sev.error{background:var(--err)}.sev.warning{background:var(--warn);color:#3e2700}.sev.info{background:var(--info)}
 .finding h4{margin:.6em 0 .1em;font-size:.88em;color:#546e7a}
 .finding .meta{color:#78909c;font-size:.82em;margin:0}.finding .message{margin:.35em 0}
@@ -159,7 +160,7 @@ def write_html(report: Report, lang: str = "zh", rs: Ruleset | None = None, **_o
     parts = [f'<header class="top"><h1>{escape(title)}</h1>{_meta(report, t)}</header><main>',
              _summary(report, t, lang), _graph_section(graph, ids, findings, rid, t),
              _filters(report, t, lang), '<section id="findings" class="cards">']
-    parts += [_finding(f, rid, t, lang, graph, ids, quotes) for f in findings] or [f"<p>{escape(t['none'])}</p>"]
+    parts += [_finding(f, rid, t, lang, graph, ids, quotes, report.baseline_state(f)) for f in findings] or [f"<p>{escape(t['none'])}</p>"]
     parts.append("</section></main>")
     js_labels = json.dumps({k: t[k] for k in ("filter_on", "filter_all", "shown", "hidden_sev")},
                            ensure_ascii=False).replace("</", "<\\/")
@@ -224,7 +225,7 @@ def _filters(report: Report, t: dict[str, str], lang: str) -> str:
 
 
 def _finding(f: Finding, rid: str, t: dict[str, str], lang: str, graph: dict | None, ids: dict[str, str],
-             quotes: "_Quotes") -> str:
+             quotes: "_Quotes", state: str | None = None) -> str:
     fid = f.stable_id(rid)
     anchors = graph["anchors"][fid] if graph else []
     nodes = {n["id"]: n for n in graph["nodes"]} if graph else {}
@@ -235,8 +236,13 @@ def _finding(f: Finding, rid: str, t: dict[str, str], lang: str, graph: dict | N
              f'data-verdict="{f.verdict}" data-suppressed="{"true" if f.suppressed else "false"}" data-nodes="{dom}"'
              + (" hidden" if f.severity in HIDDEN_BY_DEFAULT else ""))
     subjects = "、".join(f.subjects)
+    mark = ""
+    if state is not None:   # compared with a baseline: new or known
+        word = {"new": ("新", "new"), "unchanged": ("已知", "known")}[state][lang == "en"]
+        mark = f'<span class="base {state}">{escape(word)}</span>'
+        attrs += f' data-baseline="{state}"'
     out = [f"<article {attrs}>",
-           f'<h3><span class="sev {f.severity}">{escape(severity_text(f.severity, lang))}</span>{escape(subjects)}</h3>',
+           f'<h3><span class="sev {f.severity}">{escape(severity_text(f.severity, lang))}</span>{mark}{escape(subjects)}</h3>',
            f'<p class="meta"><code>{f.kind}</code> {escape(kind_summary(f.kind))} · '
            f'{escape(t["verdict"] + t["sep"])}{escape(verdict_text(f.verdict, lang))} · '
            f'{escape(t["id"] + t["sep"])}<code>{fid}</code></p>']
