@@ -74,11 +74,12 @@ def _shared(world: World, solver: Solver):
 
 
 def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Use, pin: Pin,
-                   prefer_alive: tuple[int, ...] = ()) -> OrderResult:
+                   prefer_alive: tuple[int, ...] = (), outcome: Callable[[tuple], bool] | None = None) -> OrderResult:
     """Is there a reachable state where resolving a then b differs from b then a?
-    A witness with the prefer_alive players alive is tried first (it reads more naturally)."""
+    A witness with the prefer_alive players alive is tried first (it reads more naturally).
+    outcome(key): whether a difference in that value counts (default: every value)."""
     if prefer_alive:
-        first = order_question(world, solver, scene, a, b, Pin(pin.dying, pin.dead, pin.alive + prefer_alive))
+        first = order_question(world, solver, scene, a, b, Pin(pin.dying, pin.dead, pin.alive + prefer_alive), (), outcome)
         if first.answer.sat:
             return first
         if first.answer.status == "unknown":
@@ -97,7 +98,7 @@ def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Us
         ba = world.resolve(world.run(pre, b.skill, b.binding), a.skill, a.binding)
     except Unbound as exc:
         return OrderResult(Answer("unknown", reason=f"unbound:{exc}"))
-    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k])]
+    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and (outcome is None or outcome(k))]
     if not keys:
         return OrderResult(Answer("unsat"))
     diff = z3.Or([_matters(ab, ba, k) for k in keys])

@@ -77,6 +77,34 @@ def skill_reads(skill: Skill, rs: Ruleset | None = None) -> set[str]:
     return out
 
 
+def read_somewhere(rs: Ruleset):
+    """outcome(key) for order questions: a status, label or counter that no condition, filter,
+    win, block or skill holder anywhere in the rules reads is bookkeeping of the encoding, not
+    an outcome a judge rules on; every other value is an outcome."""
+    reads: set[str] = set()
+    for s in rs.skills:
+        reads |= skill_reads(s, rs)
+        reads |= {f"{k}:{v}" for k, v in (s.owner or {}).items() if k in ("label", "status") and isinstance(v, str)}
+    for f in rs.factions.values():
+        reads |= reads_of(f.win) | reads_of(f.lose)
+    for st in rs.statuses.values():
+        if st.blocks or st.blocks_tags:
+            reads.add(f"status:{st.name}")
+    for lab in rs.labels.values():
+        if f"label:{lab.name}" in reads or any(f"status:{x}" in reads for x in lab.implies_statuses):
+            reads.add(f"label:{lab.name}")
+    if "*" in reads:
+        return None
+
+    def outcome(key: tuple) -> bool:
+        if key[0] in ("status", "label"):
+            return f"{key[0]}:{key[2]}" in reads
+        if key[0] == "counter":
+            return f"counter:{key[1]}" in reads
+        return True
+    return outcome
+
+
 def skill_writes(skill: Skill) -> set[str]:
     out: set[str] = set()
     for e in skill.effects:

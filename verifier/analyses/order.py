@@ -8,7 +8,7 @@ from models.encoding.scenarios import order_question
 from ..findings import Finding
 from ..narrate import describe_player, describe_value, named_in, player, players_in, relevant, witness_json
 from .base import Analysis, Context
-from .influence import skill_reads, skill_writes
+from .influence import read_somewhere, skill_reads, skill_writes
 from .pending import Candidate, active_pairs, event_trigger_pairs, targeted_trigger_pairs
 
 
@@ -51,7 +51,8 @@ class OrderDependence(Analysis):
 
     def _decide(self, cx: Context, cand: Candidate) -> Iterator[Finding]:
         alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
-        res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive)
+        res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive,
+                             outcome=cx.__dict__.setdefault("_order_outcome", read_somewhere(cx.rs)))
         if res.answer.status == "unknown" and not res.answer.reason.startswith("unbound"):
             yield self._unknown(cx, cand, res.answer.reason)
         elif res.answer.sat:
