@@ -24,6 +24,7 @@ TRACE_KINDS = ("impossible-win", "simultaneous-win")
 
 
 SPLIT_KIND, SPLIT_SHARE = "simultaneous-win", 2   # every 2nd pair goes with the other analyses
+SPLIT_REST = ("order-dependence",)                 # shared by both processes, by a stable hash
 
 
 def _groups(kinds: Iterable[str] | None) -> list[list[str]]:
@@ -39,6 +40,11 @@ def _groups(kinds: Iterable[str] | None) -> list[list[str]]:
         traces = [k if k != SPLIT_KIND else f"{k}@0/{n}" for k in traces] + \
             [f"{SPLIT_KIND}@{i}/{n}" for i in range(1, n - 1)]
         rest = rest + [f"{SPLIT_KIND}@{n - 1}/{n}"]
+    for kind in SPLIT_REST:
+        # its questions are confirmed in a game (bounded traces): half of them in each process
+        if kind in rest:
+            rest = [k if k != kind else f"{k}@1/2" for k in rest]
+            traces = traces + [f"{kind}@0/2"]
     return [traces, rest]
 
 
@@ -74,7 +80,8 @@ def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, 
     if os.environ.get("VERIFIER_TIMING"):
         import sys
         print(f"group {names[0]}…: {time.time() - t0:.1f} s", file=sys.stderr)
-    return findings, solver.stats.queries, solver.stats.unknown, world.k, (cache.new if cache is not None else None)
+    return findings, solver.stats.queries, solver.stats.unknown, world.k, (cache.new if cache is not None else None), \
+        dict(solver.stats.seconds)
 
 
 def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[str], None] | None = None,
@@ -107,7 +114,15 @@ def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[s
     return Report(ruleset={"id": rs.id, "title": rs.title, "source": rs.source_file},
                   bounds=bounds, findings=findings, coverage=coverage(rs),
                   stats={"queries": queries, "unknown_queries": unknown},
-                  passages=fingerprints(rs))
+                  passages=fingerprints(rs), seconds=_seconds(results))
+
+
+def _seconds(results) -> dict:
+    out: dict = {}
+    for got in results:
+        for purpose, s in got[5].items():
+            out[purpose] = out.get(purpose, 0.0) + s
+    return out
 
 
 def _strengthen(world: World, solver: Solver, cache: Cache | None) -> None:

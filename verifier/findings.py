@@ -105,6 +105,7 @@ class Report:
     stats: dict | None = None
     passages: dict | None = None      # element -> digests, for the stale-encoding gate
     known: frozenset[str] | None = None   # stable ids of a baseline; None: no baseline given
+    seconds: dict | None = None       # solver time per kind of question (benchmark only; never written)
 
     def baseline_state(self, f: Finding) -> str | None:
         """"new", "unchanged" (in the baseline), or None without a baseline (SARIF's names)."""

@@ -186,13 +186,15 @@ class Unrolled:
     states: list[State]
     sels: list
     constraints: list
+    deal: State | None = None      # the game as dealt, before setup
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
 
 
-def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill]) -> Unrolled:
-    key = (depth, tuple(s.uid for s in skills))
+def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symmetric: bool = True) -> Unrolled:
+    """symmetric=False: every deal, for questions that fix what each slot does."""
+    key = (depth, tuple(s.uid for s in skills), symmetric)
     cache = world.__dict__.setdefault("_unrolled", {})
     if key in cache:
         return cache[key]
@@ -200,7 +202,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill]) -> U
     trans = Transitions(world, [s for s in skills if s not in once]).build()
     init = world.state("init")
     st, setup_cs = after_setup(world, init, once)
-    cs = world.initial(init) + setup_cs + symmetry_breaking(world, init)
+    cs = world.initial(init) + setup_cs + (symmetry_breaking(world, init) if symmetric else [])
     states, sels = [st], []
     for t in range(depth):
         sel = z3.Int(f"move_{t}", world.ctx)
@@ -208,7 +210,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill]) -> U
         cs += extra
         sels.append(sel)
         states.append(st)
-    cache[key] = Unrolled(trans, states, sels, cs)
+    cache[key] = Unrolled(trans, states, sels, cs, init)
     return cache[key]
 
 
@@ -252,18 +254,31 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
-        if mv.label == "vote":
-            steps.append(f"P{mv.binding.self_slot + 1} 被投票出局")
-        elif mv.label == "settle":
-            steps.append("结算：即将出局者出局")
-        else:
-            tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)
-            steps.append(f"P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else ""))
+        steps.append(move_text(mv))
+        if mv.skill is not None:
             used.append(mv.skill.uid)
         if _goal_met(m, goal, states[t + 1]) or t == depth - 1:
             decoded = decoded[: t + 2]
             break
     return Trace(ans, steps, decoded, sorted(set(used)))
+
+
+def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
+    """The first upto moves of a model's trace, as (text, move)."""
+    out = []
+    for sel in u.sels[:upto]:
+        mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
+        out.append((move_text(mv), mv))
+    return out
+
+
+def move_text(mv: Move) -> str:
+    if mv.label == "vote":
+        return f"P{mv.binding.self_slot + 1} 被投票出局"
+    if mv.label == "settle":
+        return "结算：即将出局者出局"
+    tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)
+    return f"P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else "")
 
 
 def _goal_met(m, goal, st) -> bool:

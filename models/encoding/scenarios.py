@@ -48,6 +48,8 @@ class OrderResult:
     ab: dict = field(default_factory=dict)           # final state, a then b
     ba: dict = field(default_factory=dict)           # final state, b then a
     differing: list = field(default_factory=list)    # keys whose final value depends on the order
+    history: list = field(default_factory=list)      # the moves from the deal to the start (confirm_order)
+    deal: dict = field(default_factory=dict)         # the dealt game (confirm_order)
 
 
 def in_one_window(uses: list[Use]) -> list[Use]:
@@ -84,27 +86,76 @@ def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Us
             return first
         if first.answer.status == "unknown":
             return first
-    *scene, a, b = in_one_window(scene + [a, b])
+    s0, session = _shared(world, solver)
     try:
-        s0, session = _shared(world, solver)
-        cs = pin.constraints(s0) + _enabled_all(world, s0, scene)
-        pre = s0
-        for u in scene:
-            pre = world.run(pre, u.skill, u.binding)
-        cs += _enabled_all(world, pre, [a, b])
-        # both are enabled when the window resolves; the one resolving second is checked
-        # again at its turn (the first may have blocked, converted or saved its way out)
-        ab = world.resolve(world.run(pre, a.skill, a.binding), b.skill, b.binding)
-        ba = world.resolve(world.run(pre, b.skill, b.binding), a.skill, a.binding)
+        cs, pre, ab, ba, keys = _order_terms(world, s0, scene, a, b, pin, outcome)
     except Unbound as exc:
         return OrderResult(Answer("unknown", reason=f"unbound:{exc}"))
-    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and (outcome is None or outcome(k))]
     if not keys:
         return OrderResult(Answer("unsat"))
-    diff = z3.Or([_matters(ab, ba, k) for k in keys])
-    ans = session.check(cs + [diff], "order")
+    ans = session.check(cs, "order")
     if not ans.sat:
         return OrderResult(ans)
+    return _decoded(world, ans, s0, pre, ab, ba, keys)
+
+
+def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin: Pin, outcome):
+    """The question over start state s0: constraints (with "the orders differ"), the state
+    before the pair, both final states and the values compared."""
+    *scene, a, b = in_one_window(scene + [a, b])
+    cs = pin.constraints(s0) + _enabled_all(world, s0, scene)
+    pre = s0
+    for u in scene:
+        pre = world.run(pre, u.skill, u.binding)
+    cs += _enabled_all(world, pre, [a, b])
+    # both are enabled when the window resolves; the one resolving second is checked
+    # again at its turn (the first may have blocked, converted or saved its way out)
+    ab = world.resolve(world.run(pre, a.skill, a.binding), b.skill, b.binding)
+    ba = world.resolve(world.run(pre, b.skill, b.binding), a.skill, a.binding)
+    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and (outcome is None or outcome(k))]
+    if keys:
+        cs.append(z3.Or([_matters(ab, ba, k) for k in keys]))
+    return cs, pre, ab, ba, keys
+
+
+# budgets, in times the rlimit: "does the window happen in the game as dealt?", then "after a
+# few moves?" (a trace query; measured on zemu: most of its confirmations resolve well within it)
+CONFIRM_DEAL_BUDGET, CONFIRM_TRACE_BUDGET = 5, 5
+
+
+def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use, pin: Pin, outcome,
+                  depth: int, skills: list) -> OrderResult:
+    """The same question in a game: the start state is reached from a legal deal by at most
+    depth legal moves (use limits kept, play stopped at a win) and nobody has won yet.
+    The result carries that history (res.history)."""
+    from .reach import game_over, history_of, unrolled
+    s0 = world.state("g")
+    try:
+        cs, pre, ab, ba, keys = _order_terms(world, s0, scene, a, b, pin, outcome)
+    except Unbound as exc:
+        return OrderResult(Answer("unknown", reason=f"unbound:{exc}"))
+    if not keys:
+        return OrderResult(Answer("unsat"))
+    cs.append(z3.Not(game_over(world, s0)))
+    # the game as dealt first (no unrolling: most windows happen on the first night), then
+    # up to depth moves
+    for d in sorted({0, depth}):
+        u = unrolled(world, solver, d, skills, symmetric=False)
+        at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)]) for st in u.states]
+        ans = solver.check(u.constraints + cs + [z3.Or(at)], f"order-game-{d}",
+                           rlimit=solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET))
+        if ans.sat:
+            break
+    if not ans.sat:
+        return OrderResult(ans)
+    res = _decoded(world, ans, s0, pre, ab, ba, keys)
+    t = next(i for i, c in enumerate(at) if z3.is_true(ans.model.eval(c, model_completion=True)))
+    res.history = history_of(ans.model, u, t)
+    res.deal = concrete(ans.model, u.deal, world.sorts)
+    return res
+
+
+def _decoded(world: World, ans: Answer, s0: State, pre: State, ab: State, ba: State, keys: list) -> OrderResult:
     m = ans.model
     res = OrderResult(ans, concrete(m, s0, world.sorts), concrete(m, pre, world.sorts),
                       concrete(m, ab, world.sorts), concrete(m, ba, world.sorts))

@@ -29,6 +29,7 @@ class SolverStats:
     queries: int = 0
     unknown: int = 0
     by_purpose: dict = field(default_factory=dict)
+    seconds: dict = field(default_factory=dict)    # solver wall time per purpose (benchmark only)
 
 
 class Solver:
@@ -53,7 +54,10 @@ class Solver:
             os.makedirs(self.dump_dir, exist_ok=True)
             with open(os.path.join(self.dump_dir, f"{self.stats.queries:05d}_{purpose}.smt2"), "w") as fh:
                 fh.write(s.to_smt2())
+        import time
+        t0 = time.perf_counter()
         result = s.check()
+        self.stats.seconds[purpose] = self.stats.seconds.get(purpose, 0.0) + time.perf_counter() - t0
         if result == z3.sat:
             return Answer("sat", s.model())
         if result == z3.unsat:

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from models.encoding.scenarios import order_question
+from models.encoding.scenarios import confirm_order, order_question
 
 from ..findings import Finding
 from ..narrate import describe_player, describe_value, named_in, player, players_in, relevant, witness_json
 from .base import Analysis, Context
 from .influence import read_somewhere, skill_reads, skill_writes
-from .pending import Candidate, active_pairs, event_trigger_pairs, targeted_trigger_pairs
+from .pending import Candidate, active_pairs, event_trigger_pairs, targeted_trigger_pairs, trace_skills
 
 
 class OrderDependence(Analysis):
@@ -33,6 +33,9 @@ class OrderDependence(Analysis):
                 pair = tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
                 if pair in seen:
                     continue
+                blocker = _blocker(cx, cand)
+                if not _in_shard(cx, (blocker.uid,) if blocker is not None else pair):
+                    continue  # another process asks it (one blocker's pairs stay together)
                 if cand.a.skill.is_opaque or cand.b.skill.is_opaque:
                     continue  # opaque effects are counted by the unknown analysis
                 skills = [cand.a.skill, cand.b.skill] + [u.skill for u in cand.scene]
@@ -40,7 +43,6 @@ class OrderDependence(Analysis):
                 found = cx.cached("order", skills, extra, lambda cand=cand: self._decide(cx, cand))
                 if found:
                     seen.add(pair)
-                blocker = _blocker(cx, cand)
                 for f in found:
                     if blocker is not None and f.kind == self.kind:
                         blocks.setdefault((blocker.uid, cand.window), []).append(f)
@@ -51,12 +53,24 @@ class OrderDependence(Analysis):
 
     def _decide(self, cx: Context, cand: Candidate) -> Iterator[Finding]:
         alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
-        res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive,
-                             outcome=cx.__dict__.setdefault("_order_outcome", read_somewhere(cx.rs)))
+        outcome = cx.__dict__.setdefault("_order_outcome", read_somewhere(cx.rs))
+        res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive, outcome=outcome)
         if res.answer.status == "unknown" and not res.answer.reason.startswith("unbound"):
             yield self._unknown(cx, cand, res.answer.reason)
-        elif res.answer.sat:
-            yield self._finding(cx, cand, res)
+            return
+        if not res.answer.sat:
+            return
+        # candidate found over the reachable-state over-approximation: confirm it in a game
+        # (a legal deal, legal moves up to the window); a witness only when that succeeds
+        depth = int(cx.rs.bounds["depth"])
+        game = confirm_order(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, outcome, depth,
+                             trace_skills(cx.rs, cx.world))
+        if game.answer.sat:
+            yield self._finding(cx, cand, game)
+        else:
+            why = budget_reason(game.answer.reason) if game.answer.status == "unknown" else \
+                f"开局后 {depth} 步内没有合法对局走到这一情形"
+            yield self._unconfirmed(cx, cand, why)
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
         a, b = cand.a.skill, cand.b.skill
@@ -71,8 +85,15 @@ class OrderDependence(Analysis):
         cast = dict(cand.cast)
         for i in sorted(players_in(res.differing, [res.ab, res.ba]) - set(cast)):
             cast[i] = "结果涉及的其他玩家"
+        for _, mv in res.history:   # who acted, or was acted on, on the way to the window
+            if mv.binding is not None:
+                cast.setdefault(mv.binding.self_slot, "此前行动者")
+                for t in mv.binding.targets:
+                    cast.setdefault(t, "此前的目标")
         roles = [f"{describe_player(cx.rs, res.start, i, rel, rel_labels)}（{cast[i]}）" for i in sorted(cast)]
-        steps = [f"时段：{cand.window}；{cand.how}"]
+        history = [text for text, _ in res.history]
+        steps = [("开局后：" + "；".join(history)) if history else "开局后（第一个可行动的时段）"]
+        steps.append(f"时段：{cand.window}；{cand.how}")
         for u in cand.scene:
             targets = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")
@@ -95,12 +116,20 @@ class OrderDependence(Analysis):
             witness={"kind": "order", "a": a.uid, "b": b.uid, "scene": [u.skill.uid for u in cand.scene],
                      "bindings": _bindings(cand), "pin": {"dying": list(cand.pin.dying), "dead": list(cand.pin.dead)},
                      "start": witness_json(res.start),
-                     "differing": ["|".join(map(str, k)) for k in res.differing]},
+                     "differing": ["|".join(map(str, k)) for k in res.differing],
+                     "history": [text for text, _ in res.history], "players": cx.world.k},
             question=question,
             rulings=({"ruling": f"先结算【{a.name}】", "first": a.name, "then": b.name, "outcome": diff_ab},
                      {"ruling": f"先结算【{b.name}】", "first": b.name, "then": a.name, "outcome": diff_ba}),
             assumptions=_assumptions(cx, res.start, cand),
         )
+
+    def _unconfirmed(self, cx: Context, cand: Candidate, why: str) -> Finding:
+        a, b = cand.a.skill, cand.b.skill
+        return Finding(kind="unknown", severity="info", verdict="unknown", subjects=(a.name, b.name),
+                       message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序可能影响结果，但未能在对局中确认（{why}）。",
+                       message_en=f"'{a.name}' and '{b.name}' may depend on their order, not confirmed in a game.",
+                       locations=cx.locs(a.where, b.where), key=("order-unconfirmed", a.uid, b.uid))
 
     def _unknown(self, cx: Context, cand: Candidate, reason: str) -> Finding:
         a, b = cand.a.skill, cand.b.skill
@@ -138,6 +167,14 @@ def _assumptions(cx: Context, start: dict, cand: Candidate) -> tuple[str, ...]:
         if role is not None and role.external and role.assumption:
             out.append(f"{role.name}：{role.assumption}")
     return tuple(out)
+
+
+def _in_shard(cx: Context, key: tuple) -> bool:
+    if not cx.shard:
+        return True
+    import hashlib
+    digest = hashlib.sha256("\x1f".join(key).encode("utf-8")).digest()
+    return digest[0] % cx.shard[1] == cx.shard[0]
 
 
 def _blocker(cx: Context, cand: Candidate):

@@ -32,6 +32,13 @@ def is_active(skill: Skill) -> bool:
     return bool(skill.timing) and not skill.trigger and not skill.static
 
 
+def trace_skills(rs: Ruleset, world: World) -> list[Skill]:
+    """The moves of a game trace: skills a player uses and phase triggers; a skill that
+    writes nothing modelled (feedback, disguise, extra uses) would only stutter a trace."""
+    return [s for s in rs.skills if (is_active(s) or (s.trigger or {}).get("event") in ("phase_start", "phase_end"))
+            and not s.is_opaque and world.writes(s)]
+
+
 def targeted_tag(rs: Ruleset) -> set[str]:
     return {t.name for t in rs.tags.values() if t.meaning == "targeted"}
 

@@ -12,13 +12,11 @@ from ..findings import Finding
 from ..narrate import describe_player
 from .base import Analysis, Context
 from .influence import reads_of
-from .pending import is_active
+from .pending import trace_skills
 
 
 def _trace_skills(cx: Context):
-    # a skill that writes nothing modelled (feedback, disguise, extra uses) only stutters a trace
-    return [s for s in cx.rs.skills if (is_active(s) or (s.trigger or {}).get("event") in ("phase_start", "phase_end"))
-            and not s.is_opaque and cx.world.writes(s)]
+    return trace_skills(cx.rs, cx.world)
 
 
 class ImpossibleWin(Analysis):
