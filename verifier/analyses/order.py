@@ -28,6 +28,7 @@ class OrderDependence(Analysis):
     def run(self, cx: Context) -> Iterator[Finding]:
         seen: set[tuple] = set()
         blocks: dict[tuple, list[Finding]] = {}   # (blocker, window) -> its findings, one root cause
+        unconfirmed: dict[tuple, Finding] = {}
         for gen in (targeted_trigger_pairs, event_trigger_pairs, active_pairs):
             for cand in gen(cx.rs, cx.world):
                 pair = tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
@@ -41,6 +42,11 @@ class OrderDependence(Analysis):
                 skills = [cand.a.skill, cand.b.skill] + [u.skill for u in cand.scene]
                 extra = [_bindings(cand), cand.pin.dying, cand.pin.dead, cand.window, cand.how]
                 found = cx.cached("order", skills, extra, lambda cand=cand: self._decide(cx, cand))
+                # a candidate the game does not confirm is kept only if no other way of
+                # reaching the pair (another scene, another shape) is confirmed
+                later = [f for f in found if f.key and f.key[0] == UNCONFIRMED]
+                unconfirmed.setdefault(pair, later[0]) if later else None
+                found = [f for f in found if f not in later]
                 if found:
                     seen.add(pair)
                 for f in found:
@@ -50,6 +56,9 @@ class OrderDependence(Analysis):
                         yield f
         for (_, window), group in sorted(blocks.items()):
             yield _one_block_question(cx, group, window)
+        for pair, f in sorted(unconfirmed.items()):
+            if pair not in seen:
+                yield f
 
     def _decide(self, cx: Context, cand: Candidate) -> Iterator[Finding]:
         alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
@@ -129,7 +138,7 @@ class OrderDependence(Analysis):
         return Finding(kind="unknown", severity="info", verdict="unknown", subjects=(a.name, b.name),
                        message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序可能影响结果，但未能在对局中确认（{why}）。",
                        message_en=f"'{a.name}' and '{b.name}' may depend on their order, not confirmed in a game.",
-                       locations=cx.locs(a.where, b.where), key=("order-unconfirmed", a.uid, b.uid))
+                       locations=cx.locs(a.where, b.where), key=(UNCONFIRMED, a.uid, b.uid))
 
     def _unknown(self, cx: Context, cand: Candidate, reason: str) -> Finding:
         a, b = cand.a.skill, cand.b.skill
@@ -138,6 +147,7 @@ class OrderDependence(Analysis):
                        locations=cx.locs(a.where, b.where), key=("order", a.uid, b.uid))
 
 
+UNCONFIRMED = "order-unconfirmed"
 MESSAGE_MAX = 200   # one sentence a judge reads; the details are in the scenario
 
 
