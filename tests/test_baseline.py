@@ -16,7 +16,7 @@ def _cases() -> list:
     # the largest encodings take most of the suite's time: slow (skipped by -m "not slow")
     out = []
     for rid in bundled(os.path.join(ROOT, "rulesets")):
-        big = os.path.getsize(os.path.join(ROOT, "rulesets", rid, "ruleset.yaml")) > 80_000
+        big = os.path.getsize(os.path.join(ROOT, "rulesets", rid, "ruleset.yaml")) > 50_000
         out.append(pytest.param(rid, id=rid, marks=[pytest.mark.slow] if big else []))
     return out
 
