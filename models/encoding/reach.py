@@ -186,7 +186,6 @@ class Unrolled:
     states: list[State]
     sels: list
     constraints: list
-    deal: State | None = None      # the game as dealt, before setup
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
@@ -210,7 +209,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
         cs += extra
         sels.append(sel)
         states.append(st)
-    cache[key] = Unrolled(trans, states, sels, cs, init)
+    cache[key] = Unrolled(trans, states, sels, cs)
     return cache[key]
 
 

@@ -49,7 +49,6 @@ class OrderResult:
     ba: dict = field(default_factory=dict)           # final state, b then a
     differing: list = field(default_factory=list)    # keys whose final value depends on the order
     history: list = field(default_factory=list)      # the moves from the deal to the start (confirm_order)
-    deal: dict = field(default_factory=dict)         # the dealt game (confirm_order)
 
 
 def in_one_window(uses: list[Use]) -> list[Use]:
@@ -87,16 +86,24 @@ def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Us
         if first.answer.status == "unknown":
             return first
     s0, session = _shared(world, solver)
-    try:
-        cs, pre, ab, ba, keys = _order_terms(world, s0, scene, a, b, pin, outcome)
-    except Unbound as exc:
-        return OrderResult(Answer("unknown", reason=f"unbound:{exc}"))
-    if not keys:
-        return OrderResult(Answer("unsat"))
+    q = _question(world, s0, scene, a, b, pin, outcome)
+    if isinstance(q, OrderResult):
+        return q
+    cs, pre, ab, ba, keys = q
     ans = session.check(cs, "order")
     if not ans.sat:
         return OrderResult(ans)
     return _decoded(world, ans, s0, pre, ab, ba, keys)
+
+
+def _question(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin: Pin, outcome):
+    """_order_terms, or an OrderResult that already answers: words the scenario does not
+    bind, or no value that could differ."""
+    try:
+        terms = _order_terms(world, s0, scene, a, b, pin, outcome)
+    except Unbound as exc:
+        return OrderResult(Answer("unknown", reason=f"unbound:{exc}"))
+    return terms if terms[4] else OrderResult(Answer("unsat"))
 
 
 def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin: Pin, outcome):
@@ -130,17 +137,14 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
     The result carries that history (res.history)."""
     from .reach import history_of, unrolled
     s0 = world.state("g")
-    try:
-        cs, pre, ab, ba, keys = _order_terms(world, s0, scene, a, b, pin, outcome)
-    except Unbound as exc:
-        return OrderResult(Answer("unknown", reason=f"unbound:{exc}"))
-    if not keys:
-        return OrderResult(Answer("unsat"))
+    q = _question(world, s0, scene, a, b, pin, outcome)
+    if isinstance(q, OrderResult):
+        return q
+    cs, pre, ab, ba, keys = q
     # "nobody has won yet" is not asked of the window itself: with the symbolic slots only, a
     # count condition (存活人数≤4) holds at the deal although the real table is larger; the
-    # moves before it do stop at a win
-    # the game as dealt first (no unrolling: most windows happen on the first night), then
-    # up to depth moves
+    # moves before it do stop at a win. The game as dealt is tried first (no unrolling: most
+    # windows happen on the first night), then up to depth moves.
     for d in sorted({0, depth}):
         u = unrolled(world, solver, d, skills, symmetric=False)
         at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)]) for st in u.states]
@@ -153,7 +157,6 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
     res = _decoded(world, ans, s0, pre, ab, ba, keys)
     t = next(i for i, c in enumerate(at) if z3.is_true(ans.model.eval(c, model_completion=True)))
     res.history = history_of(ans.model, u, t)
-    res.deal = concrete(ans.model, u.deal, world.sorts)
     return res
 
 
