@@ -225,6 +225,9 @@ class Interp:
             out += [("counter", c, i) for c in self.pcounters]
             out += [("spent", i, uid) for uid in sorted(self.limited)]
         out += [("counter", c) for c in self.gcounters]
+        # living players of each identity outside the slots (read only at a table, see
+        # models/encoding/table.py; the interpreter checks the slots alone)
+        out += [("rest", r) for r in sorted(r for r, role in self.rs.roles.items() if not role.created and role.count != 0)]
         out += [("item", it) for it in self.items]
         for f in self.factions:
             out += [("win", f), ("lose", f)]
@@ -237,7 +240,9 @@ class Interp:
         if head == "faction":
             return tuple(self.factions)
         if head == "votes":
-            return (1,)   # nothing in the modelled subset reads votes except vote_weight
+            return (1,)
+        if head == "rest":
+            return (0,)   # nothing in the modelled subset reads votes except vote_weight
         if head == "counter":
             spec = self.rs.counters[key[1]]
             lo = spec.min if spec.min is not None else -COUNTER_SPAN

@@ -96,3 +96,27 @@ def players_in(keys, values: list[dict]) -> set[int]:
 def named_in(words: set[str], head: str) -> set[str]:
     """The names of one kind ("status", "label") among state words like status:忠诚."""
     return {w.split(":", 1)[1] for w in words if w.startswith(head + ":") and ":" in w}
+
+
+def table_text(k: int, table: tuple | None, st: dict | None = None) -> tuple[str, str]:
+    """(the table, the rest of it) for a witness dealt at a table: "12 人局" and the players
+    outside the slots by identity; empty when the slots are the whole table."""
+    if not table:
+        return "", ""
+    n, rest = table
+    if n <= k:
+        return f"{n} 人局", ""
+    alive = {r: st.get(("rest", r), c) for r, c in rest.items()} if st else dict(rest)
+    parts = []
+    for r, c in sorted(rest.items()):
+        out = c - alive.get(r, c)
+        parts.append(f"{r}×{c}" + (f"（其中 {out} 名已出局）" if out else ""))
+    return f"{n} 人局", f"其余 {n - k} 名玩家：{'、'.join(parts)}（发牌时的身份与阵营，不行动）"
+
+
+def table_json(table: tuple | None) -> dict:
+    """Witness fields for the table (findings/v1 additions): its size and the identities
+    outside the player slots."""
+    if not table:
+        return {}
+    return {"table_players": table[0], "rest": dict(sorted(table[1].items()))}

@@ -12,6 +12,7 @@ from .decode import concrete, pack
 from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import State
+from .table import Table, at_table, composition, deal_table, players_range
 from .world import Binding, World
 
 
@@ -58,6 +59,7 @@ class Move:
     skill: Skill | None
     binding: Binding | None
     label: str
+    role: str | None = None    # vote-rest: the identity of the player outside the slots
 
 
 @dataclass
@@ -67,6 +69,7 @@ class Transitions:
     skills: list[Skill]
     moves: list[Move] = field(default_factory=list)
     _template: tuple | None = None
+    rest: bool = True      # the players outside the slots can be voted out (a game at a table)
 
     def build(self) -> "Transitions":
         for s in self.skills:
@@ -74,6 +77,10 @@ class Transitions:
                 self.moves.append(Move(s, b, s.name))
         for j in range(self.world.k):
             self.moves.append(Move(None, Binding(j), "vote"))
+        if self.rest and players_range(self.world.rs) is not None:
+            # a player outside the slots can be voted out too (the table counts them)
+            for r in self.world.vocab.rest_roles:
+                self.moves.append(Move(None, None, "vote-rest", r))
         self.moves.append(Move(None, None, "settle"))
         return self
 
@@ -99,6 +106,9 @@ class Transitions:
                     new = st.set({("alive", i): z3.BoolVal(False, w.ctx), ("dying", i): z3.BoolVal(False, w.ctx)})
                     if w.vocab.ballots:
                         guard, new = self.ballots(st, new, i, guard)
+                elif mv.label == "vote-rest":
+                    guard = st[("rest", mv.role)] > 0
+                    new = st.set({("rest", mv.role): st[("rest", mv.role)] - 1})
                 elif mv.label == "settle":
                     guard = z3.BoolVal(True, w.ctx)
                     upd = {}
@@ -153,15 +163,20 @@ def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
     f = world.rs.factions[faction]
     # a faction wins through its players, and not while its own lose condition holds
     # ("未曾达到判负条件"): a faction whose rules say it loses when all are out cannot win dead
-    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)])
+    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
+                   [z3.And(g, n > 0) for g, n in world.sem.rest_matching({"faction": faction}, {}, st)])
     lost = sem.cond(f.lose, {}, st) if f.lose else z3.BoolVal(False, world.ctx)
     by_rule = z3.And(sem.cond(f.win, {}, st), member, z3.Not(lost)) if f.win else z3.BoolVal(False, world.ctx)
     return z3.Or(by_rule, st[("win", faction)])
 
 
 def game_over(world: World, st: State) -> z3.BoolRef:
-    """Some faction has won: nothing more happens in this game."""
-    return z3.Or([faction_goal(world, st, f) for f in sorted(world.rs.factions)] + [z3.BoolVal(False, world.ctx)])
+    """Some faction has won: nothing more happens in this game. A faction that wins together
+    with others (shares_win: "游戏结束时…共同胜利") rides on another's end of the game and
+    does not end it by itself; an effect declaring its win still does."""
+    rs = world.rs
+    return z3.Or([faction_goal(world, st, f) if not rs.factions[f].shares_win else st[("win", f)]
+                  for f in sorted(rs.factions)] + [z3.BoolVal(False, world.ctx)])
 
 
 def both_win(world: World, st: State, a: str, b: str) -> z3.BoolRef:
@@ -174,6 +189,7 @@ class Trace:
     steps: list[str] = field(default_factory=list)
     states: list[dict] = field(default_factory=list)
     used: list[str] = field(default_factory=list)   # uids of the skills the trace uses
+    table: tuple | None = None   # (players, {identity: count} outside the slots) when dealt at a table
 
 
 @dataclass
@@ -186,30 +202,38 @@ class Unrolled:
     states: list[State]
     sels: list
     constraints: list
+    table: Table | None = None   # the rest of the table (None: the slots are the whole table)
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
 
 
-def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symmetric: bool = True) -> Unrolled:
-    """symmetric=False: every deal, for questions that fix what each slot does."""
-    key = (depth, tuple(s.uid for s in skills), symmetric)
+def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symmetric: bool = True,
+             table: bool = True) -> Unrolled:
+    """symmetric=False: every deal, for questions that fix what each slot does.
+    The game is dealt at a table of the size the setup states (table.py): the slots plus a
+    counted rest; goals over it are built inside at_table(world, u.table).
+    table=False: the slots are the whole table (a small game; never a witness)."""
+    key = (depth, tuple(s.uid for s in skills), symmetric, table)
     cache = world.__dict__.setdefault("_unrolled", {})
     if key in cache:
         return cache[key]
     once = setup_skills(world)
-    trans = Transitions(world, [s for s in skills if s not in once]).build()
+    trans = Transitions(world, [s for s in skills if s not in once], rest=table).build()
     init = world.state("init")
-    st, setup_cs = after_setup(world, init, once)
-    cs = world.initial(init) + setup_cs + (symmetry_breaking(world, init) if symmetric else [])
-    states, sels = [st], []
-    for t in range(depth):
-        sel = z3.Int(f"move_{t}", world.ctx)
-        st, extra = trans.step(st, sel)
-        cs += extra
-        sels.append(sel)
-        states.append(st)
-    cache[key] = Unrolled(trans, states, sels, cs)
+    tbl = deal_table(world, init) if table else None
+    with at_table(world, tbl):
+        st, setup_cs = after_setup(world, init, once)
+        cs = world.initial(init) + setup_cs + (symmetry_breaking(world, init) if symmetric else [])
+        cs += tbl.constraints if tbl else []
+        states, sels = [st], []
+        for t in range(depth):
+            sel = z3.Int(f"move_{t}", world.ctx)
+            st, extra = trans.step(st, sel)
+            cs += extra
+            sels.append(sel)
+            states.append(st)
+    cache[key] = Unrolled(trans, states, sels, cs, tbl)
     return cache[key]
 
 
@@ -236,11 +260,14 @@ def symmetry_breaking(world: World, init: State) -> list:
     return [ranks[i] <= ranks[i + 1] for i in range(k - 1)]
 
 
-def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill]) -> Trace:
-    """Find a trace of at most depth steps from a dealt game to a state where goal holds."""
-    u = unrolled(world, solver, depth, skills)
+def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill],
+                  table: bool = True) -> Trace:
+    """Find a trace of at most depth steps from a dealt game to a state where goal holds
+    (at the table the setup states; table=False: in a game of the slots alone)."""
+    u = unrolled(world, solver, depth, skills, table=table)
     trans, states, sels = u.trans, u.states, u.sels
-    reached = z3.Or([goal(s) for s in states])
+    with at_table(world, u.table):
+        reached = z3.Or([goal(s) for s in states])
     ans = solver.check(u.constraints + [reached], purpose, rlimit=solver.rlimit * TRACE_BUDGET)
     if not ans.sat:
         return Trace(ans)
@@ -248,18 +275,22 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     decoded = [concrete(m, s, world.sorts) for s in states]
     steps: list[str] = []
     used: list[str] = []
-    if _goal_met(m, goal, states[0]):
-        return Trace(ans, [], decoded[:1])
+    table = composition(m, u.table) if u.table else None
+    with at_table(world, u.table):
+        if _goal_met(m, goal, states[0]):
+            return Trace(ans, [], decoded[:1], table=table)
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         steps.append(move_text(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
-        if _goal_met(m, goal, states[t + 1]) or t == depth - 1:
+        with at_table(world, u.table):
+            met = _goal_met(m, goal, states[t + 1])
+        if met or t == depth - 1:
             decoded = decoded[: t + 2]
             break
-    return Trace(ans, steps, decoded, sorted(set(used)))
+    return Trace(ans, steps, decoded, sorted(set(used)), table)
 
 
 def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
@@ -276,6 +307,8 @@ def move_text(mv: Move) -> str:
         return f"P{mv.binding.self_slot + 1} 被投票出局"
     if mv.label == "settle":
         return "结算：即将出局者出局"
+    if mv.label == "vote-rest":
+        return f"其余玩家中的一名{mv.role}被投票出局"
     tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)
     return f"P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else "")
 

@@ -49,6 +49,7 @@ class OrderResult:
     ba: dict = field(default_factory=dict)           # final state, b then a
     differing: list = field(default_factory=list)    # keys whose final value depends on the order
     history: list = field(default_factory=list)      # the moves from the deal to the start (confirm_order)
+    table: tuple | None = None                       # (players, rest of the table per identity) (confirm_order)
 
 
 def in_one_window(uses: list[Use]) -> list[Use]:
@@ -132,21 +133,24 @@ CONFIRM_DEAL_BUDGET, CONFIRM_TRACE_BUDGET = 5, 5
 
 def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use, pin: Pin, outcome,
                   depth: int, skills: list) -> OrderResult:
-    """The same question in a game: the start state is reached from a legal deal by at most
-    depth legal moves (use limits kept, play stopped at a win).
-    The result carries that history (res.history)."""
-    from .reach import history_of, unrolled
+    """The same question in a game: the start state is reached from a legal deal at a table
+    of the stated size by at most depth legal moves (use limits kept, play stopped at a win),
+    and nobody has won when the window opens; every count counts the whole table.
+    The result carries that history (res.history) and the table (res.table)."""
+    from .reach import game_over, history_of, unrolled
+    from .table import at_table, composition
     s0 = world.state("g")
-    q = _question(world, s0, scene, a, b, pin, outcome)
-    if isinstance(q, OrderResult):
-        return q
-    cs, pre, ab, ba, keys = q
-    # "nobody has won yet" is not asked of the window itself: with the symbolic slots only, a
-    # count condition (存活人数≤4) holds at the deal although the real table is larger; the
-    # moves before it do stop at a win. The game as dealt is tried first (no unrolling: most
-    # windows happen on the first night), then up to depth moves.
+    # the game as dealt is tried first (no unrolling: most windows happen on the first
+    # night), then up to depth moves
     for d in sorted({0, depth}):
         u = unrolled(world, solver, d, skills, symmetric=False)
+        with at_table(world, u.table):
+            # the table's values are the same variables at every depth: the question is too
+            q = _question(world, s0, scene, a, b, pin, outcome)
+            if isinstance(q, OrderResult):
+                return q
+            cs, pre, ab, ba, keys = q
+            cs = cs + [z3.Not(game_over(world, s0))]
         at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)]) for st in u.states]
         ans = solver.check(u.constraints + cs + [z3.Or(at)], f"order-game-{d}",
                            rlimit=solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET))
@@ -157,6 +161,7 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
     res = _decoded(world, ans, s0, pre, ab, ba, keys)
     t = next(i for i, c in enumerate(at) if z3.is_true(ans.model.eval(c, model_completion=True)))
     res.history = history_of(ans.model, u, t)
+    res.table = composition(ans.model, u.table) if u.table else None
     return res
 
 

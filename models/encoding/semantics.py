@@ -32,6 +32,7 @@ class Semantics:
     sorts: Sorts
     factory: StateFactory
     opaque_conditions: dict = field(default_factory=dict)
+    table: Any = None   # table.Table while a game question is built: counts include the rest of the table
 
     @property
     def ctx(self) -> z3.Context:
@@ -144,6 +145,10 @@ class Semantics:
                                     for j, g in self.slots(val.get("on"), b, st)] + [self.false()]))
             elif key == "any":
                 parts.append(z3.Or([self.filter(sub, i, b, st) for sub in val] + [self.false()]))
+            elif key == "all_of":   # internal: both filters (never written in a ruleset)
+                parts.append(z3.And([self.filter(sub, i, b, st) for sub in val] + [self.true()]))
+            elif key == "not":      # internal
+                parts.append(z3.Not(self.filter(val, i, b, st)))
             elif key == "if":
                 parts.append(self.cond(val, b, st))
             elif key == "strength":
@@ -153,6 +158,18 @@ class Semantics:
                 term = st[("counter", name)] if ("counter", name) in st.terms else st[("counter", name, i)]
                 parts.append(COMPARE[op](term, self.num(value, b, st)))
         return z3.And(parts) if parts else self.true()
+
+    def rest_matching(self, f: dict, b: dict, st: State) -> list[tuple[z3.BoolRef, z3.ArithRef]]:
+        """(the filter holds for a rest-of-table player of an identity, how many hold it) for
+        each identity it may hold for; nothing outside a game question."""
+        if self.table is None:
+            return []
+        out = []
+        for count, view in self.table.views(st):
+            got = z3.simplify(self.filter(f, view.index, b, view))
+            if not z3.is_false(got):
+                out.append((got, count))
+        return out
 
     def used_tag_on(self, i: int, j: int, tag: str, b: dict) -> z3.BoolRef:
         """i used a skill with the tag on j in the current window: known from the scenario's
@@ -168,8 +185,8 @@ class Semantics:
     def neighbour(self, st: State, i: int, j: int, living: bool) -> z3.BoolRef:
         """i sits next to j (seats in slot order, a ring); living: among living players only,
         the seats of players who are out skipped (去除出局角色后)."""
-        if i == j:
-            return self.false()
+        if i == j or i >= self.k or j >= self.k:
+            return self.false()  # a rest-of-table player sits away from the slots
         k = self.k
         if not living:
             return self.true() if (i - j) % k in (1, k - 1) else self.false()
@@ -222,13 +239,15 @@ class Semantics:
         if not isinstance(n, dict):
             return z3.IntVal(0, self.ctx)
         if "count" in n:
-            return z3.Sum([z3.If(self.filter(n["count"], i, b, st), 1, 0) for i in range(self.k)] + [z3.IntVal(0, self.ctx)])
+            return z3.Sum([z3.If(self.filter(n["count"], i, b, st), 1, 0) for i in range(self.k)] +
+                          [z3.If(g, c, 0) for g, c in self.rest_matching(n["count"], b, st)] + [z3.IntVal(0, self.ctx)])
         if "counter" in n:
             return self.counter_term(n["counter"], n.get("who"), b, st)
         if "players" in n:
-            return z3.IntVal(self.k, self.ctx)
+            return self.table.n if self.table is not None else z3.IntVal(self.k, self.ctx)
         if "vote_weights" in n:  # the votes a group can cast: the sum of its members' vote weights
             return z3.Sum([z3.If(self.filter(n["vote_weights"], i, b, st), st[("votes", i)], 0) for i in range(self.k)]
+                          + [z3.If(g, c, 0) for g, c in self.rest_matching(n["vote_weights"], b, st)]
                           + [z3.IntVal(0, self.ctx)])
         if "votes_for" in n:
             return z3.Sum([z3.If(g, self.received(st, i), 0) for i, g in self.slots(n["votes_for"], b, st)]
@@ -329,10 +348,12 @@ class Semantics:
                 return z3.Bool(f"phase_is_{c['phase']}", self.ctx)
             return self.true() if phase == c["phase"] or self.rs.window_of(phase) == c["phase"] else self.false()
         if "every" in c:
+            every = {"all_of": [c["every"], {"not": c.get("satisfies") or {}}]}
             return z3.And([z3.Implies(self.filter(c["every"], i, b, st), self.filter(c.get("satisfies") or {}, i, b, st))
-                           for i in range(self.k)])
+                           for i in range(self.k)] + [z3.Implies(g, n == 0) for g, n in self.rest_matching(every, b, st)])
         if "none" in c:
-            return z3.And([z3.Not(self.filter(c["none"], i, b, st)) for i in range(self.k)])
+            return z3.And([z3.Not(self.filter(c["none"], i, b, st)) for i in range(self.k)] +
+                          [z3.Implies(g, n == 0) for g, n in self.rest_matching(c["none"], b, st)])
         op = COMPARE[c.get("op", ">=")]
         if "count" in c:
             return op(self.num({"count": c["count"]}, b, st), self.num(c.get("value", 1), b, st))

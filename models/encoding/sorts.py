@@ -82,6 +82,9 @@ class Vocabulary:
     seats: bool = False      # the text reads seats (a ring in slot order): slots are not interchangeable
     # skills with a per-game use limit, (uid, count): ("spent", i, uid) counts slot i's uses
     limited: list = field(default_factory=list)
+    # identities a player outside the slots may hold: ("rest", r) counts those still alive
+    # (constrained in game questions only, see table.py)
+    rest_roles: list = field(default_factory=list)
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -92,7 +95,12 @@ class Vocabulary:
         return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
                           sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS),
                           any(_changes_role(e) for e in rs.effects()), _mentions(rs.raw, SEAT_WORDS),
-                          per_game_limits(rs))
+                          per_game_limits(rs), dealable_roles(rs))
+
+
+def dealable_roles(rs: Ruleset) -> list[str]:
+    """Identities a deal can give out: not created in play, not with zero cards."""
+    return sorted(r for r, role in rs.roles.items() if not role.created and role.count != 0)
 
 
 def per_game_limits(rs: Ruleset) -> list[tuple[str, int]]:
@@ -166,6 +174,8 @@ class StateFactory:
                 t[("spent", i, uid)] = z3.Int(f"{prefix}_spent_{i}_{uid}", ctx)
         for c in v.global_counters:
             t[("counter", c)] = z3.Int(f"{prefix}_ct_{c}", ctx)
+        for r in v.rest_roles:
+            t[("rest", r)] = z3.Int(f"{prefix}_rest_{r}", ctx)
         for it in v.items:
             t[("item", it)] = z3.Int(f"{prefix}_item_{it}", ctx)
         for f in v.factions:

@@ -370,6 +370,7 @@ class World:
                 ok = sorted(r for r in self.becomes(receivers) if r in sorts.roles)
                 cs += [z3.Implies(st[("item", it)] == i, z3.Or([st[("role", i)] == sorts.roles[r] for r in ok] +
                                                              [z3.BoolVal(False, self.ctx)])) for i in range(self.k)]
+        cs += [st[("rest", r)] >= 0 for r in self.vocab.rest_roles]
         for f in self.vocab.factions:
             cs.append(z3.Not(st[("win", f)]))
             cs.append(z3.Not(st[("lose", f)]))

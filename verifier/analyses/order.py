@@ -6,7 +6,8 @@ from typing import Iterator
 from models.encoding.scenarios import confirm_order, order_question
 
 from ..findings import Finding
-from ..narrate import describe_player, describe_value, named_in, player, players_in, relevant, witness_json
+from ..narrate import (describe_player, describe_value, named_in, player, players_in, relevant, table_json, table_text,
+                       witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere, skill_reads, skill_writes
 from .pending import Candidate, active_pairs, event_trigger_pairs, targeted_trigger_pairs, trace_skills
@@ -100,8 +101,15 @@ class OrderDependence(Analysis):
                 for t in mv.binding.targets:
                     cast.setdefault(t, "此前的目标")
         roles = [f"{describe_player(cx.rs, res.start, i, rel, rel_labels)}（{cast[i]}）" for i in sorted(cast)]
+        size, rest = table_text(cx.world.k, res.table, res.start)
+        if rest:
+            # the rest line counts every seat outside the slots: the slots the story does not
+            # use are players too, shown so the table adds up
+            roles += [f"{describe_player(cx.rs, res.start, i, rel, rel_labels)}（未参与的玩家）"
+                      for i in range(cx.world.k) if i not in cast]
+            roles.append(rest)
         history = [text for text, _ in res.history]
-        steps = [("开局后：" + "；".join(history)) if history else "开局后（第一个可行动的时段）"]
+        steps = [(size + "，" if size else "") + (("开局后：" + "；".join(history)) if history else "开局后（第一个可行动的时段）")]
         steps.append(f"时段：{cand.window}；{cand.how}")
         for u in cand.scene:
             targets = "、".join(player(t) for t in u.binding.targets)
@@ -126,7 +134,8 @@ class OrderDependence(Analysis):
                      "bindings": _bindings(cand), "pin": {"dying": list(cand.pin.dying), "dead": list(cand.pin.dead)},
                      "start": witness_json(res.start),
                      "differing": ["|".join(map(str, k)) for k in res.differing],
-                     "history": [text for text, _ in res.history], "players": cx.world.k},
+                     "history": [text for text, _ in res.history], "players": cx.world.k,
+                     **table_json(res.table)},
             question=question,
             rulings=({"ruling": f"先结算【{a.name}】", "first": a.name, "then": b.name, "outcome": diff_ab},
                      {"ruling": f"先结算【{b.name}】", "first": b.name, "then": a.name, "outcome": diff_ba}),

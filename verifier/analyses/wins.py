@@ -9,7 +9,7 @@ from models.encoding.reach import (both_win, bounded_trace, faction_goal, possib
                                    still_inductive)
 
 from ..findings import Finding
-from ..narrate import describe_player
+from ..narrate import describe_player, table_json, table_text
 from .base import Analysis, Context
 from .influence import reads_of
 from .pending import trace_skills
@@ -42,12 +42,13 @@ class ImpossibleWin(Analysis):
 
     def _decide(self, cx: Context, name: str, f) -> tuple[list[Finding], dict]:
         depth = int(cx.rs.bounds["depth"])
+        # "can it win at all?" only decides whether to look for a proof, and reports nothing
+        # when it can: a game of the slots alone is enough (at the real table a win needs more
+        # outs than the bounded depth allows)
         trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), depth,
-                              f"win-{len(name)}", _trace_skills(cx))
+                              f"win-{len(name)}", _trace_skills(cx), table=False)
         if trace.answer.sat:
             return [], {"kind": "trace", "skills": trace.used}
-        if trace.answer.unsat:
-            cx.notes.append(f"no-trace:{name}")  # no pair with this faction can win together either
         proof = prove_unreachable(cx.world, cx.solver, name)
         if proof.answer.unsat:
             facts = "；".join(c.text for c in proof.facts)
@@ -102,8 +103,6 @@ class SimultaneousWin(Analysis):
     def _decide(self, cx: Context, a: str, b: str, depth: int) -> tuple[list[Finding], dict]:
         rs = cx.rs
         goal = lambda st, a=a, b=b: both_win(cx.world, st, a, b)  # noqa: E731
-        if f"no-trace:{a}" in cx.notes or f"no-trace:{b}" in cx.notes:
-            return [], {"kind": "none"}  # one of them cannot win at all within the bounds
         if possible_somewhere(cx.world, cx.solver, goal, "simul-abstract").unsat:
             return [], {"kind": "none"}  # no reachable state satisfies both: nothing to search
         trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx))
@@ -114,15 +113,17 @@ class SimultaneousWin(Analysis):
         if not trace.answer.sat:
             return [], None
         last = trace.states[-1]
+        size, rest = table_text(cx.world.k, trace.table, last)
         return [Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(a, b),
-            message=f"{a}与{b}的胜利条件可以同时成立，而规则没有给出二者的判胜优先级。",
+            message=f"{a}与{b}的胜利条件可以同时成立{'（' + size + '）' if size else ''}，而规则没有给出二者的判胜优先级。",
             message_en=f"{a} and {b} can both meet their win conditions at once, with no priority.",
             locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=(a, b),
-            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(cx.world.k)],
-                      "steps": trace.steps or ["开局即满足"],
+            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(cx.world.k)] + ([rest] if rest else []),
+                      "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即满足"]),
                       "outcomes": [f"此时{a}与{b}同时满足胜利条件"] +
                                   [describe_player(rs, last, i) for i in range(cx.world.k)]},
+            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table)},
             question=f"{a}与{b}同时满足胜利条件时，谁获胜？",
             rulings=({"ruling": f"{a}优先", "outcome": f"{a}获胜"}, {"ruling": f"{b}优先", "outcome": f"{b}获胜"},
                      {"ruling": "共同获胜", "outcome": f"{a}与{b}共同获胜"}),
