@@ -232,6 +232,7 @@ class Ruleset:
     rulings: list[dict]
     suppressions: list[dict]
     aliases: dict[str, str] = field(default_factory=dict)
+    win_check: dict | None = None   # when wins are checked against pending going-out triggers
 
     def skill_named(self, name: str) -> list[Skill]:
         return [s for s in self.skills if s.name == name]

@@ -192,7 +192,7 @@ def load_ruleset(folder: str) -> Ruleset:
     rs = Ruleset(
         id=data["id"], title=data["title"], author=data.get("author", ""), root=folder, yaml_file=shown,
         source_file=os.path.join(os.path.dirname(shown), source_name), source_lines=source_lines, raw=data,
-        bounds={"players": 4, "depth": 3, "rlimit": 2_000_000} | (data.get("bounds") or {}),
+        bounds={"players": 4, "depth": 3, "quiet": 10, "rlimit": 2_000_000} | (data.get("bounds") or {}),
         phases=phases,
         windows=[Window(x["name"], tuple(x.get("phases") or ()), w(x, ("windows", i)))
                  for i, x in enumerate(data.get("windows") or [])],
@@ -200,6 +200,7 @@ def load_ruleset(folder: str) -> Ruleset:
                                      w(f, ("factions", i)), bool(f.get("external")))
                   for i, f in enumerate(data["factions"])},
         win_priority=tuple(wp["order"]) if wp else None, win_priority_where=w(wp, ("win_priority",)) if wp else None,
+        win_check=data.get("win_check"),
         statuses={s["name"]: Status(s["name"], frozenset(s.get("blocks") or ()), frozenset(s.get("except") or ()),
                                     bool(s.get("permanent")), bool(s.get("negative")), bool(s.get("external")),
                                     w(s, ("statuses", i)), frozenset(s.get("blocks_tags") or ()),

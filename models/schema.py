@@ -171,7 +171,8 @@ DEFINITIONS: dict[str, Any] = {
 
 DEFINITIONS["skill"] = obj("skill", {
     "name": NAME, "src": SRC, "timing": NAMES, "tags": NAMES,
-    "uses": obj("uses", {"count": {"type": "integer", "minimum": 0}, "per": {"enum": list(USE_PERIODS)}}, ("count",)),
+    "uses": obj("uses", {"count": {"type": "integer", "minimum": 0}, "per": {"enum": list(USE_PERIODS)},
+                         "shared": FLAG}, ("count",)),
     "charges": obj("charges", {"initial": INT, "max": INT}),
     "cooldown": {"type": "integer", "minimum": 0},
     "targets": obj("targets", {"min": {"type": "integer", "minimum": 0},
@@ -226,6 +227,7 @@ SCHEMA: dict[str, Any] = {
         "title": NAME, "author": TEXT, "source": NAME,
         "bounds": obj("bounds", {"players": {"type": "integer", "minimum": 2, "maximum": 8},
                                  "depth": {"type": "integer", "minimum": 1, "maximum": 8},
+                                 "quiet": {"type": "integer", "minimum": 0, "maximum": 30},
                                  "rlimit": {"type": "integer", "minimum": 1}}),
         "phases": list_of("phase", ELEMENT | {"meaning": TEXT, "once": FLAG, "day": INT}),
         "windows": list_of("window", ELEMENT | {"meaning": TEXT, "phases": NAMES}),
@@ -233,6 +235,8 @@ SCHEMA: dict[str, Any] = {
                                                   "shares_win": FLAG, "aliases": NAMES,
                                                   "win_src": SRC, "lose_src": SRC}),
         "win_priority": obj("win_priority", {"order": NAMES, "src": SRC, "note": TEXT}, ("order", "src")),
+        "win_check": obj("win_check", {"when": {"enum": ["immediately", "after_triggers"]}, "src": SRC, "note": TEXT},
+                         ("when", "src")),
         "statuses": list_of("status", ELEMENT | {
             "meaning": TEXT, "blocks": {"type": "array", "items": {"enum": list(BLOCKABLE)}},
             "except": NAMES, "permanent": FLAG, "blocks_tags": NAMES, "except_tags": NAMES, "except_skills": NAMES, "keeps_vote": FLAG,

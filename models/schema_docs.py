@@ -28,6 +28,7 @@ DOCS: dict[str, dict[str, str]] = {
         "windows": "Optional: groups of phases whose actions resolve together (the text gives no order).",
         "factions": "The factions, with their `win`/`lose` conditions.",
         "win_priority": "Optional, only when the text gives one: which faction's win counts first.",
+        "win_check": "Optional, only when the text says it: whether a going-out trigger (a shot on going out) still fires once a win holds.",
         "statuses": "The statuses, with what they `blocks`.",
         "tags": "The skill tags, with their `meaning`.",
         "labels": "The labels (marks a player carries), with what they imply.",
@@ -49,6 +50,7 @@ DOCS: dict[str, dict[str, str]] = {
     "bounds": {
         "players": "Symbolic player slots (default 4).",
         "depth": "Steps for bounded traces (default 3).",
+        "quiet": "Quiet days (only vote-outs of players outside the slots) a win question may play before its trace (default 10).",
         "rlimit": "Solver resource limit per query (default 2,000,000).",
     },
     "phase": {
@@ -65,6 +67,12 @@ DOCS: dict[str, dict[str, str]] = {
         "win_src": "The source line(s) of the win condition. " + _SRC,
         "lose_src": "The source line(s) of the lose condition. " + _SRC,
         "external": "Its end conditions are in base rules we do not have (+ `assumption`).",
+    },
+    "win_check": {
+        "when": "immediately: the game ends the moment a win holds (pending going-out triggers do not fire); "
+                "after_triggers: the triggers answering the going-out resolve first, then wins are checked.",
+        "src": _SRC,
+        "note": "A note for readers; not interpreted.",
     },
     "win_priority": {
         "order": "Factions, the first one's win counting first.",
@@ -136,6 +144,7 @@ DOCS: dict[str, dict[str, str]] = {
     "uses": {
         "count": "How many uses.",
         "per": "game | day | phase: the period the count is for.",
+        "shared": "The count is for all holders together (a team action decided together).",
     },
     "charges": {
         "initial": "Charges at the start.",

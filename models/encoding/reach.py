@@ -8,10 +8,12 @@ from itertools import product
 import z3
 
 from ..domain import Skill
+from ..schema import VOTE_OUT_CAUSES
 from .decode import concrete, pack
 from .semantics import Unbound
 from .solver import Answer, Solver
-from .sorts import State
+from .sorts import State, cause_index
+from .quiet import answers_going_out, on_own_going_out, quiet_identities
 from .table import Table, at_table, composition, deal_table, players_range
 from .world import Binding, World
 
@@ -46,11 +48,15 @@ def bindings_for(world: World, skill: Skill, self_slots: range | list[int]) -> l
     k = world.k
     words = sorted(uses_words(skill))
     out = []
+    own = on_own_going_out(skill.trigger or {})
     for i in self_slots:
         target_opts: list[tuple[int, ...]] = [(j,) for j in range(k)] if skill.targets else [()]
         for t in target_opts:
             for combo in product(range(k), repeat=len(words)):
-                out.append(Binding(i, t, tuple(zip(words, combo))))
+                others = tuple(zip(words, combo))
+                if own and dict(others).get("victim", i) != i:
+                    continue   # "on: self": the one going out is the holder
+                out.append(Binding(i, t, others))
     return out
 
 
@@ -62,6 +68,15 @@ class Move:
     role: str | None = None    # vote-rest: the identity of the player outside the slots
 
 
+def settled(world: World, st: State) -> State:
+    """The pending outs happen: every player about to go out goes out."""
+    upd = {}
+    for i in range(world.k):
+        upd[("alive", i)] = z3.And(st[("alive", i)], z3.Not(st[("dying", i)]))
+        upd[("dying", i)] = z3.BoolVal(False, world.ctx)
+    return st.set(upd)
+
+
 @dataclass
 class Transitions:
     """A step: one skill use, a vote-out, or the pending outs happening."""
@@ -70,8 +85,13 @@ class Transitions:
     moves: list[Move] = field(default_factory=list)
     _template: tuple | None = None
     rest: bool = True      # the players outside the slots can be voted out (a game at a table)
+    quiet: tuple[str, ...] | None = None   # a quiet day (quiet.py): only these identities outside
+                                           # the slots can be voted out, or nothing happens
 
     def build(self) -> "Transitions":
+        if self.quiet is not None:
+            self.moves = [Move(None, None, "vote-rest", r) for r in self.quiet]
+            return self
         for s in self.skills:
             for b in bindings_for(self.world, s, range(self.world.k)):
                 self.moves.append(Move(s, b, s.name))
@@ -82,6 +102,9 @@ class Transitions:
             for r in self.world.vocab.rest_roles:
                 self.moves.append(Move(None, None, "vote-rest", r))
         self.moves.append(Move(None, None, "settle"))
+        if any(_daily(mv) is not None or _rank(self.world.rs, mv) is not None for mv in self.moves):
+            # a new day: daily use limits start again, and the phases of the day come again
+            self.moves.append(Move(None, None, "day"))
         return self
 
     def ballots(self, st: State, new: State, i: int, guard):
@@ -98,30 +121,32 @@ class Transitions:
         """The state after the move numbered sel, and "that move is possible"."""
         w = self.world
         results: list[tuple[z3.BoolRef, State]] = []
+        late: list = []     # moves that may still happen once a faction has won
         for idx, mv in enumerate(self.moves):
             try:
                 if mv.label == "vote":
                     i = mv.binding.self_slot
                     guard = st[("alive", i)]
-                    new = st.set({("alive", i): z3.BoolVal(False, w.ctx), ("dying", i): z3.BoolVal(False, w.ctx)})
+                    new = st.set({("alive", i): z3.BoolVal(False, w.ctx), ("dying", i): z3.BoolVal(False, w.ctx)} |
+                                 ({("cause", i): z3.IntVal(cause_index(w.vocab, VOTE_OUT_CAUSES[0]), w.ctx)}
+                                  if w.vocab.causes else {}))
                     if w.vocab.ballots:
                         guard, new = self.ballots(st, new, i, guard)
                 elif mv.label == "vote-rest":
                     guard = st[("rest", mv.role)] > 0
                     new = st.set({("rest", mv.role): st[("rest", mv.role)] - 1})
+                elif mv.label == "day":
+                    guard, new = z3.BoolVal(True, w.ctx), st
                 elif mv.label == "settle":
-                    guard = z3.BoolVal(True, w.ctx)
-                    upd = {}
-                    for i in range(w.k):
-                        upd[("alive", i)] = z3.And(st[("alive", i)], z3.Not(st[("dying", i)]))
-                        upd[("dying", i)] = z3.BoolVal(False, w.ctx)
-                    new = st.set(upd)
+                    guard, new = z3.BoolVal(True, w.ctx), settled(w, st)
                 else:
                     guard = w.enabled(st, mv.skill, mv.binding)
                     new = w.run(st, mv.skill, mv.binding)
             except Unbound:
                 continue
             results.append((z3.And(sel == idx, guard), new))
+            if mv.skill is not None and answers_going_out(mv.skill):
+                late.append(results[-1][0])
         merged = {}
         for key, before in st.terms.items():
             term = before
@@ -133,8 +158,11 @@ class Transitions:
             merged[key] = term
         # the chosen move must be possible: a trace never shows a move that did nothing;
         # once a faction has won play stops (move -1: no guard holds, the state stays)
-        possible = z3.Or([g for g, _ in results] + [z3.BoolVal(False, w.ctx)])
-        return State(merged), z3.If(game_over(w, st), sel == -1, possible)
+        # on a quiet day nothing may happen at all (move -1)
+        idle = sel == -1 if self.quiet is not None else z3.BoolVal(False, w.ctx)
+        possible = z3.Or([g for g, _ in results] + [idle])
+        after_win = z3.Or([sel == -1] + late) if (w.rs.win_check or {}).get("when") == "after_triggers" else sel == -1
+        return State(merged), z3.If(game_over(w, st), after_win, possible)
 
     def step(self, st: State, sel: z3.ArithRef) -> tuple[State, list]:
         """relation() for this state: built once over a state of fresh variables, then
@@ -203,18 +231,24 @@ class Unrolled:
     sels: list
     constraints: list
     table: Table | None = None   # the rest of the table (None: the slots are the whole table)
+    quiet: Transitions | None = None   # the quiet days before states[0] (quiet.py)
+    quiet_sels: list = field(default_factory=list)
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
 
 
 def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symmetric: bool = True,
-             table: bool = True) -> Unrolled:
+             table: bool = True, quiet: int = 0) -> Unrolled:
     """symmetric=False: every deal, for questions that fix what each slot does.
     The game is dealt at a table of the size the setup states (table.py): the slots plus a
     counted rest; goals over it are built inside at_table(world, u.table).
-    table=False: the slots are the whole table (a small game; never a witness)."""
-    key = (depth, tuple(s.uid for s in skills), symmetric, table)
+    table=False: the slots are the whole table (a small game; never a witness).
+    quiet: up to that many quiet days (quiet.py) come between setup and states[0], where
+    these rules allow them."""
+    who = quiet_identities(world.rs, world.vocab.rest_roles) if table and quiet else ()
+    quiet = quiet if who else 0
+    key = (depth, tuple(s.uid for s in skills), symmetric, table, quiet)
     cache = world.__dict__.setdefault("_unrolled", {})
     if key in cache:
         return cache[key]
@@ -226,6 +260,13 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
         st, setup_cs = after_setup(world, init, once)
         cs = world.initial(init) + setup_cs + (symmetry_breaking(world, init) if symmetric else [])
         cs += tbl.constraints if tbl else []
+        calm = Transitions(world, [], quiet=who).build() if quiet else None
+        quiet_sels = []
+        for t in range(quiet):
+            sel = z3.Int(f"quiet_{t}", world.ctx)
+            st, extra = calm.step(st, sel)
+            cs += extra
+            quiet_sels.append(sel)
         states, sels = [st], []
         for t in range(depth):
             sel = z3.Int(f"move_{t}", world.ctx)
@@ -233,8 +274,96 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             cs += extra
             sels.append(sel)
             states.append(st)
-    cache[key] = Unrolled(trans, states, sels, cs, tbl)
+    cs += use_limits(trans, sels) + going_out_timing(trans, sels, states) + phase_order(trans, sels)
+    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels)
     return cache[key]
+
+
+def _daily(mv: Move) -> int | None:
+    """The count of a use limit per day or per phase on the move's skill (a vote-out: one a day)."""
+    if mv.label in ("vote", "vote-rest"):
+        return 1
+    u = (mv.skill.uses or {}) if mv.skill is not None else {}
+    return u["count"] if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int) else None
+
+
+def use_limits(trans: Transitions, sels: list) -> list:
+    """A skill limited per day or per phase is used at most its count between two "day"
+    moves (per phase is counted per day: fewer witnesses, never an illegal one); a shared
+    limit counts all holders together; one vote-out a day. Per-game limits are state (("spent", i, uid)),
+    checked by each move's guard."""
+    groups: dict[tuple, list[int]] = {}
+    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    for idx, mv in enumerate(trans.moves):
+        count = _daily(mv)
+        if count is not None and mv.skill is None:
+            groups.setdefault(("vote", None, count), []).append(idx)
+        elif count is not None:
+            who = None if mv.skill.uses.get("shared") else mv.binding.self_slot
+            groups.setdefault((mv.skill.uid, who, count), []).append(idx)
+    out = []
+    for (_, _, count), idxs in sorted(groups.items(), key=repr):
+        if count >= len(sels):
+            continue
+        used = z3.IntVal(0, sels[0].ctx)
+        for sel in sels:
+            used = z3.If(z3.Or([sel == i for i in day]), 0, used + z3.If(z3.Or([sel == i for i in idxs]), 1, 0))
+            out.append(used <= count)
+    return out
+
+
+def _rank(rs, mv: Move) -> int | None:
+    """The place in the day of the move's skill: its earliest window, in the order the
+    text gives the phases (None: no timing, e.g. votes and triggers)."""
+    if mv.skill is None or not mv.skill.timing or mv.skill.trigger:
+        return None
+    order = list(dict.fromkeys(rs.window_of(p.name) for p in rs.phases if not p.once))
+    ranks = [order.index(rs.window_of(p)) for p in mv.skill.timing if rs.window_of(p) in order]
+    return min(ranks) if ranks else None
+
+
+def phase_order(trans: Transitions, sels: list) -> list:
+    """Within a day, skill uses follow the order of their phases (the witch after the
+    wolves); a "day" move starts the next day."""
+    ranked = [(i, r) for i, mv in enumerate(trans.moves) if (r := _rank(trans.world.rs, mv)) is not None]
+    if len({r for _, r in ranked}) < 2 or len(sels) < 2:
+        return []
+    ctx = sels[0].ctx
+    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    out, now = [], z3.IntVal(-1, ctx)
+    for sel in sels:
+        rank = z3.IntVal(-1, ctx)
+        for i, r in ranked:
+            rank = z3.If(sel == i, r, rank)
+        out.append(z3.Or(rank == -1, now <= rank))
+        now = z3.If(z3.Or([sel == i for i in day]), -1, z3.If(rank == -1, now, rank))
+    return out
+
+
+def going_out_timing(trans: Transitions, sels: list, states: list) -> list:
+    """A trigger answering a player's going out fires right after it: the move before put
+    its victim out (or was another such trigger: a chain), and once per going out (a trace
+    has one going out per player)."""
+    out = []
+    groups: dict[tuple, list[int]] = {}
+    for idx, mv in enumerate(trans.moves):
+        trig = (mv.skill.trigger or {}) if mv.skill is not None else {}
+        if trig.get("event") not in ("went_out", "killed"):
+            continue
+        victim = dict(mv.binding.others).get("victim", mv.binding.self_slot)
+        groups.setdefault((mv.skill.uid, mv.binding.self_slot, victim), []).append(idx)
+    chain = [i for g in groups.values() for i in g]
+    for (_, _, victim), idxs in sorted(groups.items(), key=repr):
+        for t, sel in enumerate(sels):
+            this = z3.Or([sel == i for i in idxs])
+            if t == 0:
+                out.append(z3.Not(this))
+                continue
+            just = z3.Or(states[t - 1][("alive", victim)], z3.Or([sels[t - 1] == i for i in chain]))
+            out.append(z3.Implies(this, just))
+        if len(sels) > 1:
+            out.append(z3.Sum([z3.If(z3.Or([sel == i for i in idxs]), 1, 0) for sel in sels]) <= 1)
+    return out
 
 
 def symmetry_breaking(world: World, init: State) -> list:
@@ -261,11 +390,16 @@ def symmetry_breaking(world: World, init: State) -> list:
 
 
 def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill],
-                  table: bool = True) -> Trace:
+                  table: bool = True, quiet: int = 0, pair: bool = False) -> Trace:
     """Find a trace of at most depth steps from a dealt game to a state where goal holds
-    (at the table the setup states; table=False: in a game of the slots alone)."""
-    u = unrolled(world, solver, depth, skills, table=table)
+    (at the table the setup states; table=False: in a game of the slots alone), after up
+    to `quiet` quiet days where the rules allow them. pair: goal(before, after) is about
+    a move, the one that ends the trace."""
+    u = unrolled(world, solver, depth, skills, table=table, quiet=quiet)
     trans, states, sels = u.trans, u.states, u.sels
+    if pair:
+        first = goal
+        goal = _PairGoal(first, states)
     with at_table(world, u.table):
         reached = z3.Or([goal(s) for s in states])
     ans = solver.check(u.constraints + [reached], purpose, rlimit=solver.rlimit * TRACE_BUDGET)
@@ -273,12 +407,12 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         return Trace(ans)
     m = ans.model
     decoded = [concrete(m, s, world.sorts) for s in states]
-    steps: list[str] = []
+    steps: list[str] = quiet_days_text(m, u)
     used: list[str] = []
     table = composition(m, u.table) if u.table else None
     with at_table(world, u.table):
         if _goal_met(m, goal, states[0]):
-            return Trace(ans, [], decoded[:1], table=table)
+            return Trace(ans, steps, decoded[:1], table=table)
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
@@ -291,6 +425,18 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
             decoded = decoded[: t + 2]
             break
     return Trace(ans, steps, decoded, sorted(set(used)), table)
+
+
+def quiet_days_text(m, u: Unrolled) -> list[str]:
+    """The quiet days of a model's game, one line each (the idle ones are left out)."""
+    out = []
+    for sel in u.quiet_sels:
+        idx = m.eval(sel, model_completion=True).as_long()
+        if idx >= 0:
+            out.append(f"第 {len(out) + 1} 天：{move_text(u.quiet.moves[idx])}（此前的夜晚与当天无人发动技能、无人因技能出局）")
+    if out:
+        out.append(f"第 {len(out) + 1} 天起：")
+    return out
 
 
 def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
@@ -307,10 +453,23 @@ def move_text(mv: Move) -> str:
         return f"P{mv.binding.self_slot + 1} 被投票出局"
     if mv.label == "settle":
         return "结算：即将出局者出局"
+    if mv.label == "day":
+        return "新的一天开始"
     if mv.label == "vote-rest":
         return f"其余玩家中的一名{mv.role}被投票出局"
     tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)
     return f"P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else "")
+
+
+class _PairGoal:
+    """A goal about a move as a goal about the state after it (states[0]: no move)."""
+
+    def __init__(self, goal, states):
+        self.goal, self.prev = goal, {id(b): a for a, b in zip(states, states[1:])}
+
+    def __call__(self, st):
+        before = self.prev.get(id(st))
+        return self.goal(before, st) if before is not None else z3.BoolVal(False, st[next(iter(st.terms))].ctx)
 
 
 def _goal_met(m, goal, st) -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 import z3
 
 from ..domain import Effect, Ruleset
-from .sorts import Sorts, State, StateFactory
+from .sorts import Sorts, State, StateFactory, cause_index
 
 # Effect kinds whose result lives outside the modelled state (feedback, uses, targeting):
 # they are semantic, but "changes nothing" must not be concluded from the model.
@@ -294,6 +294,8 @@ class Semantics:
             return z3.Not(self.cond(c["not"], b, st))
         if "cause" in c:
             cause = b.get("$cause")
+            if cause is None and "victim" in b and self.factory.vocab.causes:
+                return self.cause_is(st, b["victim"], c["cause"])
             if cause is None:
                 return z3.Bool(f"cause_is_{c['cause']}", self.ctx)
             return self.true() if cause == c["cause"] else self.false()
@@ -442,6 +444,15 @@ class Semantics:
                     upd |= self._upd(st, ("status", i, s), z3.And(pc, g), self.false())
         return st.set(upd)
 
+    def cause_is(self, st: State, i: int, cause: str) -> z3.BoolRef:
+        """Player i went out (or is going out) for that cause (tracked: sorts.tracked_causes)."""
+        return st[("cause", i)] == cause_index(self.factory.vocab, cause)
+
+    def _cause(self, st: State, i: int, ok, cause) -> dict:
+        if not self.factory.vocab.causes:
+            return {}
+        return self._upd(st, ("cause", i), ok, z3.IntVal(cause_index(self.factory.vocab, cause or ""), self.ctx))
+
     def _e_damage(self, e, a, st, b, pc):
         kind = a.get("kind")
         upd = {}
@@ -449,6 +460,7 @@ class Semantics:
             immune = z3.Or(self.blocked(st, i, "damage", kind), self.blocked(st, i, "out", kind))
             ok = z3.And(pc, g, st[("alive", i)], z3.Not(immune) if not e.force else self.true())
             upd |= self._upd(st, ("dying", i), ok, self.true())
+            upd |= self._cause(st, i, ok, kind)
         return st.set(upd)
 
     def _e_out(self, e, a, st, b, pc):
@@ -458,6 +470,7 @@ class Semantics:
             ok = z3.And(pc, g, st[("alive", i)], z3.Not(self.blocked(st, i, "out", cause)) if not e.force else self.true())
             upd |= self._upd(st, ("alive", i), ok, self.false())
             upd |= self._upd(st, ("dying", i), ok, self.false())
+            upd |= self._cause(st, i, ok, cause)
         return st.set(upd)
 
     def _e_prevent_out(self, e, a, st, b, pc):

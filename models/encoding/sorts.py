@@ -15,6 +15,8 @@ from typing import Iterator
 import z3
 
 from ..domain import Ruleset
+from ..resolve import causes_of
+from ..schema import VOTE_OUT_CAUSES
 
 Key = tuple
 BALLOT_WORDS = {"voted_for", "top_voted", "votes_for", "received_votes"}
@@ -85,6 +87,9 @@ class Vocabulary:
     # identities a player outside the slots may hold: ("rest", r) counts those still alive
     # (constrained in game questions only, see table.py)
     rest_roles: list = field(default_factory=list)
+    # going-out causes, tracked per slot (("cause", i): 0 none, else 1 + index) when a
+    # condition or trigger reads the cause of someone's going out
+    causes: list = field(default_factory=list)
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -95,7 +100,30 @@ class Vocabulary:
         return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
                           sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS),
                           any(_changes_role(e) for e in rs.effects()), _mentions(rs.raw, SEAT_WORDS),
-                          per_game_limits(rs), dealable_roles(rs))
+                          per_game_limits(rs), dealable_roles(rs), tracked_causes(rs))
+
+
+def _reads_cause(x) -> bool:
+    if isinstance(x, dict):
+        if set(x) == {"cause"} or (x.get("cause") not in (None, "any") and "event" in x):
+            return True
+        return any(_reads_cause(v) for v in x.values())
+    return isinstance(x, list) and any(_reads_cause(v) for v in x)
+
+
+def tracked_causes(rs: Ruleset) -> list[str]:
+    """The going-out causes, when a condition ({cause: X}) or a trigger reads one."""
+    if not any(_reads_cause(s.trigger) or _reads_cause(s.condition) or
+               any(_reads_cause(e.guard) or _reads_cause(e.args) for e in s.all_effects()) for s in rs.skills):
+        return []
+    return sorted(causes_of(rs))
+
+
+def cause_index(vocab: "Vocabulary", cause: str) -> int:
+    """The tracked value of a cause (the vote-out causes are one)."""
+    if cause in VOTE_OUT_CAUSES:
+        cause = VOTE_OUT_CAUSES[0]
+    return vocab.causes.index(cause) + 1 if cause in vocab.causes else 0
 
 
 def dealable_roles(rs: Ruleset) -> list[str]:
@@ -156,6 +184,8 @@ class StateFactory:
             t[("faction", i)] = z3.Const(f"{prefix}_faction_{i}", self.sorts.faction)
             t[("alive", i)] = z3.Bool(f"{prefix}_alive_{i}", ctx)
             t[("dying", i)] = z3.Bool(f"{prefix}_dying_{i}", ctx)
+            if v.causes:
+                t[("cause", i)] = z3.Int(f"{prefix}_cause_{i}", ctx)
             t[("votes", i)] = z3.Int(f"{prefix}_votes_{i}", ctx)
             if v.ballots:
                 t[("ballot", i)] = z3.Int(f"{prefix}_ballot_{i}", ctx)

@@ -8,6 +8,7 @@ from functools import cached_property
 import z3
 
 from ..domain import Ruleset, Skill
+from .quiet import on_own_going_out
 from .semantics import Semantics, Unbound, writes_of
 from .sorts import State, StateFactory, Vocabulary, make_sorts
 
@@ -278,6 +279,8 @@ class World:
             role = st[("role", i)]
             cs.append(z3.Or([role == sorts.roles[r] for r in present]))
             cs.append(st[("votes", i)] >= 0)
+            if self.vocab.causes:
+                cs.append(z3.And(st[("cause", i)] >= 0, st[("cause", i)] <= len(self.vocab.causes)))
             if self.vocab.ballots:
                 cs.append(z3.And(st[("ballot", i)] >= -1, st[("ballot", i)] < self.k))
             if self.vocab.dealt:
@@ -429,6 +432,8 @@ class World:
             cs.append(st[("item", it)] == -1)
         for uid, _ in self.vocab.limited:
             cs += [st[("spent", i, uid)] == 0 for i in range(self.k)]
+        if self.vocab.causes:
+            cs += [st[("cause", i)] == 0 for i in range(self.k)]
         return cs
 
     # ---- skills -----------------------------------------------------------------------------
@@ -483,6 +488,10 @@ class World:
         cause = trig.get("cause")
         if cause not in (None, "any") and bd.get("$cause") not in (None, cause):
             parts.append(z3.BoolVal(False, self.ctx))
+        elif cause not in (None, "any") and "$cause" not in bd and "victim" in bd and self.vocab.causes:
+            parts.append(sem.cause_is(st, bd["victim"], cause))
+        if on_own_going_out(trig) and "victim" in bd and bd["victim"] != b.self_slot:
+            parts.append(z3.BoolVal(False, self.ctx))   # "on: self": the one going out is the holder
         # the event a death trigger answers must still be there: a replacement that resolved
         # first ("免于此次出局") has consumed the going-out, so a second one has nothing to replace
         if trig.get("event") == "about_to_go_out" and "victim" in bd:

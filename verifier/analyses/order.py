@@ -11,6 +11,7 @@ from ..narrate import (describe_player, describe_value, named_in, player, player
 from .base import Analysis, Context
 from .influence import read_somewhere, skill_reads, skill_writes
 from .pending import Candidate, active_pairs, event_trigger_pairs, targeted_trigger_pairs, trace_skills
+from .win_check import WinCheckOrder
 
 
 class OrderDependence(Analysis):
@@ -19,6 +20,9 @@ class OrderDependence(Analysis):
     must pick an order, and players will dispute it. Example: two triggers that both
     convert the caster of a [指定] skill, when one caster targets both owners in one night.
     Fix: state which resolves first (a precedence rule), or make the effects commute.
+    Also the win check against a going-out trigger (win_check.py): a going out meets a
+    win condition while the shot it triggers would change who wins, and the text says
+    neither that the game ends at once nor that the shot comes first (`win_check`).
     Limits: pairs of effects, up to the player slots in the bounds, one window."""
     kind = "order-dependence"
     summary = "同一时段内的两个效果结算顺序未定义，且顺序不同结果不同"
@@ -60,6 +64,8 @@ class OrderDependence(Analysis):
         for pair, f in sorted(unconfirmed.items()):
             if pair not in seen:
                 yield f
+        if _in_shard(cx, ("wincheck",)):
+            yield from WinCheckOrder().run(cx)
 
     def _decide(self, cx: Context, cand: Candidate) -> Iterator[Finding]:
         alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)

@@ -7,6 +7,7 @@ from itertools import combinations
 from typing import Iterator
 
 from models.domain import Ruleset, Skill
+from models.encoding.quiet import answers_going_out
 from models.encoding.scenarios import Pin, Use
 from models.encoding.world import Binding, World
 
@@ -33,9 +34,11 @@ def is_active(skill: Skill) -> bool:
 
 
 def trace_skills(rs: Ruleset, world: World) -> list[Skill]:
-    """The moves of a game trace: skills a player uses and phase triggers; a skill that
-    writes nothing modelled (feedback, disguise, extra uses) would only stutter a trace."""
-    return [s for s in rs.skills if (is_active(s) or (s.trigger or {}).get("event") in ("phase_start", "phase_end"))
+    """The moves of a game trace: skills a player uses, phase triggers and triggers that
+    answer a going out (a shot on going out: reach.going_out_timing); a skill that writes
+    nothing modelled (feedback, disguise, extra uses) would only stutter a trace."""
+    return [s for s in rs.skills
+            if (is_active(s) or (s.trigger or {}).get("event") in ("phase_start", "phase_end") or answers_going_out(s))
             and not s.is_opaque and world.writes(s)]
 
 

@@ -105,7 +105,8 @@ class SimultaneousWin(Analysis):
         goal = lambda st, a=a, b=b: both_win(cx.world, st, a, b)  # noqa: E731
         if possible_somewhere(cx.world, cx.solver, goal, "simul-abstract").unsat:
             return [], {"kind": "none"}  # no reachable state satisfies both: nothing to search
-        trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx))
+        trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx),
+                              quiet=int(rs.bounds["quiet"]))
         if trace.answer.status == "unknown":
             return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a, b),
                             message=f"{a}与{b}能否同时获胜，在求解预算内未能判定。",

@@ -1,0 +1,52 @@
+"""Quiet days: the part of a game before a witness where the only thing that happens is
+that players outside the slots are voted out, one a day, and every night passes with
+nobody going out (nobody uses a skill: the wolves' kill is declined, the guard's
+protection lands, …). Such days reach the endgame at the real table cheaply. They are a
+legal history only where declining every skill is allowed and a vote-out fires nothing:
+no skill is forced, nothing answers another player's going out or a phase with a change
+of state, and the identities voted out hold no trigger of their own."""
+from __future__ import annotations
+
+from ..domain import Ruleset, Skill
+
+# events that a vote-out of someone else, or a night where nobody acts, cannot fire
+_SILENT = {"setup", "faction_changed", "status_gained", "targeted", "counter_reached"}
+ON_GOING_OUT = ("went_out", "about_to_go_out", "killed")
+
+
+def answers_going_out(skill: Skill) -> bool:
+    """A trigger that answers a player's going out (a shot on going out)."""
+    return (skill.trigger or {}).get("event") in ON_GOING_OUT
+
+
+def _forced(rs: Ruleset, skill: Skill) -> bool:
+    return any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags)
+
+
+def _changes_state(skill: Skill) -> bool:
+    return any(e.kind != "info" for e in skill.all_effects())
+
+
+def on_own_going_out(trig: dict) -> bool:
+    """The trigger answers its holder's own going out ("on: self", the default)."""
+    return trig.get("event") in ("went_out", "about_to_go_out") and trig.get("on", "self") == "self" \
+        and "by" not in trig
+
+
+def quiet_identities(rs: Ruleset, identities) -> tuple[str, ...]:
+    """The identities outside the slots that a quiet day may vote out; () when quiet days
+    are not a legal history under these rules."""
+    loud: set[str] = set()
+    for s in rs.skills:
+        trig = s.trigger or {}
+        if _forced(rs, s):
+            return ()
+        if not trig or trig.get("event") in _SILENT:
+            continue
+        if on_own_going_out(trig) and s.owner_role:
+            loud.add(s.owner_role)
+            continue
+        if trig.get("event") in ("phase_start", "phase_end") and not _changes_state(s):
+            continue
+        return ()   # fires on someone else's vote-out, a faction's end or every night
+    return tuple(r for r in identities if r not in loud)

@@ -1,0 +1,76 @@
+"""Win check against a going-out trigger: a player goes out, a faction's win condition
+now holds, and the trigger answering that going out (a shot on going out) would change
+who wins, while the text never says whether the game ends first."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from models.encoding.quiet import ON_GOING_OUT
+from models.encoding.win_check import trigger_after_win
+
+from ..findings import Finding
+from ..narrate import describe_player, table_json, table_text
+from .base import Context
+from .pending import trace_skills
+
+# the moment a trigger answers, in the words of the rule texts
+_AFTER = {"went_out": "出局", "killed": "出局", "about_to_go_out": "即将出局"}
+
+
+class WinCheckOrder:
+    """A going out makes a faction's win condition hold, and a trigger answering that
+    going out (a shot, a last action on going out) could still change who wins; the
+    ruleset says neither that the game ends at once nor that the trigger resolves first
+    (`win_check`). The judge must decide on the spot whether the trigger happens. Fix: say
+    when wins are checked (after the triggers, or the game ends at once).
+    Verdict witnessed: a game from a legal deal at the table the setup states, then the
+    two outcomes. Limits: bounded traces (quiet days, then `depth` moves)."""
+    kind = "order-dependence"   # part of that analysis (order.py): one analysis per kind
+    severity = "warning"
+
+    def run(self, cx: Context) -> Iterator[Finding]:
+        rs = cx.rs
+        if rs.win_check:
+            return
+        skills = trace_skills(rs, cx.world)
+        triggers = [s for s in skills if (s.trigger or {}).get("event") in ON_GOING_OUT]
+        for s in triggers:
+            yield from cx.cached_global("wincheck", s.uid, lambda s=s: self._decide(cx, s, skills))
+
+    def _decide(self, cx: Context, skill, skills) -> tuple[list[Finding], dict | None]:
+        rs = cx.rs
+        depth, quiet = int(rs.bounds["depth"]), int(rs.bounds["quiet"])
+        res = trigger_after_win(cx.world, cx.solver, skill, skills, depth, quiet)
+        if res.trace.answer.status == "unknown":
+            return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(skill.name,),
+                            message=f"{cx.skill_text(skill)}能否在某阵营达成胜利条件后改变胜负，在求解预算内未能判定。",
+                            locations=cx.locs(skill.where), key=("wincheck", skill.uid))], None
+        if res.move is None:
+            return [], None
+        return [self._finding(cx, skill, res)], {"kind": "trace", "skills": res.trace.used}
+
+    def _finding(self, cx: Context, skill, res) -> Finding:
+        rs, world, trace, mv = cx.rs, cx.world, res.trace, res.move
+        who = f"P{mv.binding.self_slot + 1}"
+        tgt = "、".join(f"P{t + 1}" for t in mv.binding.targets)
+        use = f"{who} 发动{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
+        now_t, then_t = "、".join(res.now) or "无人", "、".join(res.then) or "无阵营"
+        size, rest = table_text(world.k, trace.table, trace.states[-1])
+        event = _AFTER[(skill.trigger or {}).get("event")]
+        gone = f"P{dict(mv.binding.others).get('victim', mv.binding.self_slot) + 1}"
+        return Finding(
+            kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(skill.name,),
+            message=f"{gone}{event}时{now_t}已达成胜利条件，规则没有说明此时{cx.skill_text(skill)}是否还能发动"
+                    f"（发动后满足胜利条件的是{then_t}）。",
+            message_en=f"A going out meets a win while '{skill.name}' answering it would change the winners; "
+                       "the text does not say which comes first.",
+            locations=cx.locs(skill.where), key=("wincheck", skill.uid),
+            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(world.k)] + ([rest] if rest else []),
+                      "steps": [size + "，开局后"] * bool(size) + trace.steps,
+                      "outcomes": [f"立即判定胜负：{now_t}获胜，{cx.skill_text(skill)}不发动",
+                                   f"先结算（{use}），再判定：满足胜利条件的是{then_t}"]},
+            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table)},
+            question=f"{gone}{event}使{now_t}达成胜利条件时，{cx.skill_text(skill)}还能发动吗？",
+            rulings=({"ruling": "立即判定胜负，不再发动", "outcome": f"{now_t}获胜"},
+                     {"ruling": f"先结算{cx.skill_text(skill)}，再判定胜负", "outcome": f"满足胜利条件的是{then_t}"}),
+        )
