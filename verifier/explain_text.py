@@ -193,19 +193,27 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
     },
     "missing-rule": {
         "zh": {"summary": "规则没有覆盖的可达局面",
-               "decides": "规则没有给出结果的可达局面：投票规则未覆盖的平票，或既无胜利条件也无失败条件的阵营。",
+               "decides": "规则没有给出结果的可达局面：投票规则未覆盖的平票、既无胜利条件也无失败条件的阵营，"
+                          "或从可能为空的集合中随机选取（“随机一名……”）。开局时的随机选取按原文人数范围内的"
+                          "每个人数检查发牌（未给上限时检查到下限以上 5 人，并在结果中说明；未给人数范围时按模型的"
+                          "玩家槽位检查）。",
                "why": "法官只能临场发挥。",
-               "fix": "补上这条规则。",
-               "limits": "只看语言能表达的局面：平票、没有终局条件的阵营、从可能为空的集合中随机选取"
-                         "（发牌时除外，少量玩家槽位无法代表其构成）。"},
+               "fix": "补上这条规则（没有符合条件的角色时如何处理），或修改配置使总有人符合条件。",
+               "limits": "只看语言能表达的局面；开局随机选取看的是发牌时的局面（先结算的其他开局效果不计入），"
+                         "发牌只按 setup 的分组与牌数（原文只用文字写出、未写进 groups 的限制不计入）；"
+                         "求解预算用尽时报告为未知。"},
         "en": {"summary": "a reachable situation the rules give no outcome for",
                "decides": "A reachable situation for which the rules give no outcome: a vote tie the vote rules "
-                          "do not cover, or a faction with neither a win nor a lose condition.",
+                          "do not cover, a faction with neither a win nor a lose condition, or a random pick from "
+                          "a set that can be empty. A pick made at setup is checked at the deal for every player "
+                          "count of the setup's range (an open top: up to 5 above the minimum, said in the "
+                          "finding; no range: the model's player slots).",
                "why": "The judge has to improvise.",
-               "fix": "Add the rule.",
-               "limits": "The situations the language names (vote ties, factions without end conditions, random "
-                         "picks from a set that can be empty — not at the deal, whose composition our few "
-                         "player slots do not represent)."},
+               "fix": "Add the rule (what happens when nobody qualifies), or change the setup so somebody always does.",
+               "limits": "The situations the language names; a setup pick sees the table as dealt (other setup "
+                         "effects resolving before it are not applied), and the deal follows the setup's groups "
+                         "and card counts only (a constraint stated in prose, not in groups, is not used); a "
+                         "budget-out is reported as unknown."},
     },
     "unknown": {
         "zh": {"summary": "含不透明效果的技能，其交互无法判定",

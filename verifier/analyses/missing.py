@@ -5,6 +5,7 @@ from typing import Iterator
 
 from models.encoding.reach import bindings_for
 from models.encoding.scenarios import Use, empty_pick
+from models.encoding.setup_pick import setup_pick
 
 from ..findings import Finding
 from ..narrate import describe_player
@@ -22,16 +23,130 @@ def random_picks(effects) -> list:
     return out
 
 
+# ---- random picks made at setup, decided at the deal for every player count ----------------
+def runs_at_setup(rs, skill) -> bool:
+    """The skill resolves at setup: a setup trigger, or a timing of once-phases only."""
+    once = {p.name for p in rs.phases if p.once}
+    return (skill.trigger or {}).get("event") == "setup" or bool(skill.timing and set(skill.timing) <= once)
+
+
+def setup_pick_findings(cx: Context, skill, e, flt: dict) -> Iterator[Finding]:
+    """One finding per (skill, effect): the player counts at which the deal can leave the pick
+    nobody to choose (missing-rule), or, when none can be shown, those the solver could not
+    decide (unknown)."""
+    rs = cx.rs
+    got = setup_pick(cx.world, cx.solver, skill, e, flt)
+    empty, unknown = got.where("empty"), got.where("unknown")
+    if not empty and not unknown:
+        return
+    who, what = cx.skill_text(skill), pick_text(flt)
+    players = (rs.setup or {}).get("players") or {}
+    locations = cx.locs(e.where, skill.where, cx.src_where(players.get("src"), cx.yaml_line(("setup", "players"))))
+    checked = (got.checked,) if got.checked else ()
+    key = ("empty-pick", skill.uid, str(e.index))
+    why = "人数少于模型的玩家槽位" if all(c.reason == "slots" for c in got.counts if c.answer == "unknown") \
+        else "求解预算用尽"
+    if not empty:
+        yield Finding(
+            kind="unknown", severity="warning", verdict="unknown", subjects=(skill.name,),
+            message=f"未能判定{who}开局随机选择一名{what}时，{counts_text(unknown)} 人局中是否可能无人可选（{why}）。",
+            message_en=f"Could not decide whether the setup pick of '{skill.name}' can find nobody (solver budget).",
+            locations=locations, key=key, assumptions=checked,
+        )
+        return
+    outcomes = [f"{counts_text(empty)} 人局中没有符合条件的角色：规则未给出结果"]
+    target = next((c.target for c in got.counts if c.answer == "empty" and c.target), "")
+    if unknown:
+        outcomes.append(f"{counts_text(unknown)} 人局未能判定（{why}）")
+    yield Finding(
+        kind="missing-rule", severity="warning", verdict="witnessed", subjects=(skill.name,),
+        message=f"{who}要在开局随机选择一名{what}，但 {counts_text(empty)} 人局的发牌可能没有任何这样的角色，规则未说明此时如何处理。",
+        message_en=f"The setup pick of '{skill.name}' can find nobody at {counts_text(empty)} players.",
+        locations=locations, key=key, assumptions=checked,
+        scenario={"roles": [f"{c.n} 人局：{deal_text(rs, c.deal)}" for c in got.counts if c.answer == "empty"],
+                  "steps": [f"开局：{who}结算" + (f"（目标为{target}）" if target else "") + f"，需要随机选择一名{what}"],
+                  "outcomes": outcomes},
+        question=f"{who}开局找不到符合条件的角色时怎么办？",
+    )
+
+
+def pick_text(flt: dict) -> str:
+    """The players a filter names, as the rule text would say them ("甲阵营角色")."""
+    if set(flt) == {"faction"}:
+        return "或".join(_names(flt["faction"])) + "角色"
+    words = {
+        "alive": lambda v: "存活" if v else "已出局", "dead": lambda v: "已出局" if v else "存活",
+        "other": lambda v: "自己以外" if v else "",
+        "faction": lambda v: "或".join(_names(v)), "not_faction": lambda v: "不属于" + "或".join(_names(v)),
+        "initial_faction": lambda v: "初始为" + "或".join(_names(v)),
+        "role": lambda v: "身份为" + "或".join(_names(v)), "not_role": lambda v: "不是" + "或".join(_names(v)),
+        "has_status": lambda v: "持有" + "".join(f"[{x}]" for x in _names(v)),
+        "lacks_status": lambda v: "不持有" + "".join(f"[{x}]" for x in _names(v)),
+        "label": lambda v: "带有" + "".join(f"[{x}]" for x in _names(v)),
+        "not_label": lambda v: "不带有" + "".join(f"[{x}]" for x in _names(v)),
+    }
+    order = ["alive", "dead", "other", "faction", "initial_faction", "not_faction", "role", "not_role",
+             "has_status", "lacks_status", "label", "not_label"]
+    if not flt:
+        return "角色"
+    if set(flt) - set(order):
+        return "符合条件的角色"
+    return "、".join(w for w in (words[k](flt[k]) for k in order if k in flt) if w) + "的角色"
+
+
+def _names(v) -> list[str]:
+    return [str(x) for x in (v if isinstance(v, list) else [v])]
+
+
+def counts_text(ns: list[int]) -> str:
+    """15、16、17 → 15–17; runs of consecutive counts joined, others listed."""
+    runs: list[list[int]] = []
+    for n in sorted(ns):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return "、".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else "、".join(map(str, r)) for r in runs)
+
+
+def deal_text(rs, deal: dict[str, int]) -> str:
+    """A deal by the setup's groups (by faction where it lists none): 甲组 5（A、B×4）."""
+    def part(name: str, roles: list[str]) -> str:
+        got = [(r, deal[r]) for r in roles if deal.get(r)]
+        listed = "、".join(f"{r}×{c}" if c > 1 else r for r, c in got)
+        return listed if roles == [name] else f"{name} {sum(c for _, c in got)}（{listed}）"
+    parts, placed = [], set()
+    for g in (rs.setup or {}).get("groups") or []:
+        members = [r for r in (g.get("roles") or [g["name"]]) if deal.get(r) and r not in placed]
+        if members:
+            parts.append(part(g["name"], members))
+            placed.update(members)
+    by_faction: dict[str, list[str]] = {}
+    for r in sorted(deal):
+        if r not in placed and deal[r]:
+            by_faction.setdefault(rs.roles[r].faction, []).append(r)
+    parts += [part(f, roles) for f, roles in sorted(by_faction.items())]
+    return "、".join(parts)
+
+
 class MissingRule(Analysis):
     """A reachable situation for which the rules give no outcome: a vote tie the vote rules
-    do not cover, or a faction with neither a win nor a lose condition. The judge has to
-    improvise. Fix: add the rule. Limits: the situations the language names (vote ties,
-    factions without end conditions, random picks from a set that can be empty — not at the
-    deal, whose composition our few player slots do not represent)."""
+    do not cover, a faction with neither a win nor a lose condition, or a random pick
+    ("随机一名…") from a set that can be empty. The judge has to improvise. Example: 开局随机一名
+    甲阵营角色获得[某状态], while at 8 players the deal may hold no 甲阵营 player. Fix: add the
+    rule (what happens when nobody qualifies), or change the setup so somebody always does.
+    A pick made at setup is decided at the deal for every player count of the setup's range
+    (an open top: up to 5 above the minimum, said in the finding; no range: the model's player
+    slots): exactly from the card counts when the pick reads only what a card says, otherwise
+    by the solver over the dealt table (a budget-out is `unknown`). Limits: the situations the
+    language names; a setup pick sees the table as dealt (other setup effects resolving before
+    it are not applied), and the deal follows the setup's groups and card counts only (a
+    constraint the text states in prose, not in `groups`, is not used)."""
     kind = "missing-rule"
     summary = "规则没有覆盖的可达局面"
     severity = "error"
     decides_by = "text"
+    may_be_unknown = True   # a setup pick the solver decides can run out of budget
 
     def run(self, cx: Context) -> Iterator[Finding]:
         rs = cx.rs
@@ -53,13 +168,12 @@ class MissingRule(Analysis):
             )
         for skill in rs.skills:
             for e, flt in random_picks(skill.all_effects()):
+                if runs_at_setup(rs, skill):
+                    yield from setup_pick_findings(cx, skill, e, flt)
+                    continue
                 b = bindings_for(cx.world, skill, [0])[:1]
                 if not b:
                     continue
-                once = {p.name for p in rs.phases if p.once}
-                at_setup = (skill.trigger or {}).get("event") == "setup" or bool(skill.timing and set(skill.timing) <= once)
-                if at_setup:
-                    continue  # who exists at the deal depends on the full composition, not our few slots
                 ans, start = empty_pick(cx.world, cx.solver, Use(skill, b[0]), flt, e.guard)
                 if ans.sat:
                     yield Finding(
