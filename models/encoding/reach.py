@@ -439,6 +439,11 @@ def quiet_days_text(m, u: Unrolled) -> list[str]:
     return out
 
 
+def won_at_setup(world: World, solver: Solver, faction: str) -> Trace:
+    """A legal deal at the table where the faction's win holds once setup is over."""
+    return bounded_trace(world, solver, lambda st: faction_goal(world, st, faction), 0, "won-at-setup", [])
+
+
 def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
     """The first upto moves of a model's trace, as (text, move)."""
     out = []

@@ -5,21 +5,27 @@ from __future__ import annotations
 from typing import Iterator
 
 from models.encoding.arith import Arith
+from models.encoding.reach import won_at_setup
 from models.encoding.solver import Solver
 
 from ..findings import Finding
+from ..narrate import describe_player, table_json, table_text
 from .base import Analysis, Context
+from .influence import reads_of
 
 
 class Setup(Analysis):
     """The composition arithmetic does not add up for some allowed player count: groups that
     do not sum to the stated total, or case probabilities that do not sum to 100% (or go
     below 0%). A judge cannot deal such a game. Fix: correct the numbers or the ranges.
+    Also a win condition that already holds when setup ends, at a legal deal of the
+    table the setup states (a witness: the deal).
     Verdict proved when it holds for every count (z3 over the stated range)."""
     kind = "setup"
-    summary = "开局配置的数字不自洽"
+    summary = "开局配置的数字不自洽，或开局即满足胜利条件"
     severity = "error"
     decides_by = "smt"
+    may_be_unknown = True
 
     def run(self, cx: Context) -> Iterator[Finding]:
         setup = cx.rs.setup
@@ -62,6 +68,33 @@ class Setup(Analysis):
                 )
         for i, d in enumerate(setup.get("distributions") or []):
             yield from self._distribution(cx, ar, solver, rng, d, i, players)
+        for name, f in sorted(cx.rs.factions.items()):
+            if f.win and not f.shares_win:   # a shared win is read when another ends the game
+                yield from cx.cached_global("won-at-setup", name, lambda name=name, f=f: self._won(cx, name, f),
+                                            goal_reads=reads_of(f.win))
+
+    def _won(self, cx: Context, name: str, f) -> tuple[list[Finding], dict | None]:
+        """A win that already holds when setup ends, at some legal deal."""
+        trace = won_at_setup(cx.world, cx.solver, name)
+        where = cx.locs(f.where)
+        if trace.answer.status == "unknown":
+            return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                            message=f"开局时{name}是否已满足胜利条件，在求解预算内未能判定。",
+                            locations=where, key=("won-at-setup", name))], None
+        if not trace.answer.sat:
+            return [], {"kind": "none"}
+        size, rest = table_text(cx.world.k, trace.table, trace.states[0])
+        return [Finding(
+            kind=self.kind, severity="error", verdict="witnessed", subjects=(name,),
+            message=f"{size or '开局'}发牌并结算开局阶段后，{name}的胜利条件已经成立：游戏尚未开始即可判定胜负。",
+            message_en=f"The win condition of {name} already holds when setup ends.",
+            locations=where, key=("won-at-setup", name),
+            scenario={"roles": [describe_player(cx.rs, trace.states[0], i) for i in range(cx.world.k)] + ([rest] if rest else []),
+                      "steps": [f"{size}，发牌" if size else "发牌"] + (trace.steps or ["开局阶段结算完毕"]),
+                      "outcomes": [f"{name}已满足胜利条件"]},
+            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table)},
+            question=f"开局时{name}的胜利条件就已成立，是否应改写该条件？",
+        )], {"kind": "trace", "skills": trace.used}
 
     def _distribution(self, cx: Context, ar: Arith, solver: Solver, rng: list, d: dict, i: int, players: dict):
         terms = []
