@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from .base import Analysis, Context
-from .contradiction import Contradiction
 from .dead import DeadRule
 from .faq import FaqMismatch
+from .forced_target import ForcedTarget   # the contradiction kind: Contradiction plus forced targets
 from .loops import Loop
 from .missing import MissingRule
 from .opaque import OpaqueInteraction
@@ -14,7 +14,7 @@ from .wins import ImpossibleWin, SimultaneousWin
 from .text_checks import Assumption, InconsistentText, UndefinedReference
 
 ANALYSES: list[type[Analysis]] = [
-    UndefinedReference, InconsistentText, Assumption, Setup, FaqMismatch, Contradiction, OrderDependence, Loop,
+    UndefinedReference, InconsistentText, Assumption, Setup, FaqMismatch, ForcedTarget, OrderDependence, Loop,
     ImpossibleWin, SimultaneousWin, DeadRule, MissingRule, OpaqueInteraction,
 ]
 
