@@ -205,7 +205,9 @@ SETUP = obj("setup", {
         "name": NAME, "src": SRC,
         "cases": {"type": "array", "items": obj("case", {"value": {}, "percent": NUM, "max": {"type": "number"},
                                                          "min": {"type": "number"}, "src": SRC},
-                                                ("value", "percent"))}}, ("name", "src", "cases"))},
+                                                ("value", "percent"))},
+        "of": NUM}, ("name", "src", "cases"))},
+    "deal": {"type": "array", "items": obj("deal", {"cond": COND, "src": SRC, "note": TEXT}, ("cond", "src"))},
     "src": SRC, "note": TEXT,
 })
 

@@ -321,6 +321,12 @@ DOCS: dict[str, dict[str, str]] = {
         "totals": "Subtotals the text states: named groups that must add up to a value.",
         "groups": "Counts that must add up.",
         "distributions": "Probabilities that must sum to 100% for every player count.",
+        "deal": "Conditions every deal meets (counting the whole table), where the text ties counts together.",
+        "src": _SRC,
+        "note": "A note for readers; not interpreted.",
+    },
+    "deal": {
+        "cond": "A condition over the dealt table, before setup resolves.",
         "src": _SRC,
         "note": "A note for readers; not interpreted.",
     },
@@ -352,6 +358,7 @@ DOCS: dict[str, dict[str, str]] = {
         "name": "What is distributed.",
         "src": _SRC,
         "cases": "The cases and their percentages.",
+        "of": "Optional: the count the distribution gives (a deal has one of its values with a probability above 0% at its player count).",
     },
     "case": {
         "value": "The case.",

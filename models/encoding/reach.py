@@ -440,8 +440,29 @@ def quiet_days_text(m, u: Unrolled) -> list[str]:
 
 
 def won_at_setup(world: World, solver: Solver, faction: str) -> Trace:
-    """A legal deal at the table where the faction's win holds once setup is over."""
-    return bounded_trace(world, solver, lambda st: faction_goal(world, st, faction), 0, "won-at-setup", [])
+    """A legal deal at the table where the faction's win holds once setup is over, whatever
+    the conditions we cannot encode (opaque: "有阵营宣布胜利时") are."""
+    def goal(st):
+        won = faction_goal(world, st, faction)
+        names = {v.get_id() for v in _free_vars(won)}
+        free = [o for o in world.sem.opaque_conditions.values() if o.get_id() in names][:4]
+        return z3.And([z3.substitute(won, *[(o, z3.BoolVal(v, world.ctx)) for o, v in zip(free, vals)])
+                       for vals in product((False, True), repeat=len(free))])
+    return bounded_trace(world, solver, goal, 0, "won-at-setup", [])
+
+
+def _free_vars(term) -> list:
+    """The uninterpreted constants a term reads."""
+    seen, out, todo = set(), [], [term]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out.append(t)
+        todo.extend(t.children())
+    return out
 
 
 def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:

@@ -90,6 +90,9 @@ def _direct(world, skill, effect, flt: dict):
             or effect.guard is not None or (trig and set(trig) != {"event"}) or not _deal_keys_only(flt)
             or not skill.effects or effect is not skill.effects[0]):   # earlier effects: the solver applies them
         return None
+    setup = rs.setup or {}
+    if setup.get("deal") or any("of" in d for d in setup.get("distributions") or []):
+        return None   # conditions tie the counts together at the deal: the solver reads them
     st = world.state("deal")
     tbl = deal_table(world, st)
     match: dict[str, bool] = {}

@@ -107,6 +107,7 @@ def deal_table(world, init: State) -> Table | None:
         if isinstance(count, int) and not isinstance(count, bool):
             cs.append(cards[r] <= count)
     tbl = Table(n, rest, assumed=assumed)
+    tbl.values = {r: _values_of(world, init, r) for r in dealable}
     with at_table(world, tbl):
         grouped: set[str] = set()
         for g in (rs.setup or {}).get("groups") or []:
@@ -122,9 +123,29 @@ def deal_table(world, init: State) -> Table | None:
     for r in dealable:
         in_slots = z3.Sum([z3.If(init[("role", i)] == world.sorts.roles[r], 1, 0) for i in range(world.k)])
         cs += [rest[r] == dealt[r] - in_slots, rest[r] >= 0, init[("rest", r)] == rest[r]]
+    with at_table(world, tbl):
+        # what the text ties together at the deal (e.g. as many of X as of Y)
+        cs += [sem.cond(d["cond"], {}, init) for d in (rs.setup or {}).get("deal") or []]
+        cs += [_dealt_case(sem, init, d) for d in (rs.setup or {}).get("distributions") or [] if "of" in d]
     tbl.constraints = cs
-    tbl.values = {r: _values_of(world, init, r) for r in dealable}
     return tbl
+
+
+def _dealt_case(sem, init: State, d: dict) -> z3.BoolRef:
+    """A distribution of a count ("of"): the deal has one of its values whose probability at
+    this player count is above 0%."""
+    of = sem.num(d["of"], {}, init)
+    options = []
+    for case in d["cases"]:
+        if not isinstance(case.get("value"), int):
+            continue
+        p = sem.num(case["percent"], {}, init)
+        if case.get("max") is not None:
+            p = z3.If(p > case["max"], case["max"], p)
+        if case.get("min") is not None:
+            p = z3.If(p < case["min"], case["min"], p)
+        options.append(z3.And(of == case["value"], p > 0))
+    return z3.Or(options + [z3.BoolVal(False, init[("alive", 0)].ctx)])
 
 
 def _values_of(world, st: State, role: str) -> dict:
