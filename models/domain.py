@@ -233,6 +233,14 @@ class Ruleset:
     suppressions: list[dict]
     aliases: dict[str, str] = field(default_factory=dict)
     win_check: dict | None = None   # when wins are checked against pending going-out triggers
+    ambiguities: list[dict] = field(default_factory=list)   # readings of the text the engine checks
+
+    def ruled_option(self, ambiguity: str) -> str | None:
+        """The option a ruling picked for the ambiguity, if any."""
+        for r in self.rulings:
+            if r.get("ambiguity") == ambiguity:
+                return r.get("option")
+        return None
 
     def skill_named(self, name: str) -> list[Skill]:
         return [s for s in self.skills if s.name == name]

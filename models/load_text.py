@@ -64,13 +64,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "src_range": "src 行号 {n} 超出 {source} 的范围（应为 1–{count}，该文件共 {count} 行）",
         "kind_faction": "阵营", "kind_status": "状态", "kind_tag": "标签", "kind_label": "标记", "kind_role": "身份",
         "kind_phase": "阶段", "kind_counter": "计数器", "kind_item": "物品", "kind_skill": "技能",
-        "kind_cause": "出局原因", "kind_group": "配置分组",
+        "kind_cause": "出局原因", "kind_group": "配置分组", "kind_reading": "歧义选项（歧义名/选项）",
         "in_faction": "在 factions 中声明", "in_status": "在 statuses 中声明", "in_tag": "在 tags 中声明",
         "in_label": "在 labels 中声明", "in_role": "在 roles 中声明", "in_phase": "在 phases 或 windows 中声明",
         "in_counter": "在 counters 中声明", "in_item": "在 items 中声明",
         "in_skill": "在某个身份的 skills 或顶层 skills 中声明",
         "in_cause": "出局原因来自 out 效果的 cause、damage 效果的 kind、externals 的术语，或内置的 {builtin}",
         "in_group": "在 setup.groups 中声明",
+        "in_reading": "在 ambiguities 中声明该歧义及其 options",
     },
     "en": {
         "yaml_syntax": "YAML syntax error: {problem}",
@@ -112,6 +113,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "kind_faction": "faction", "kind_status": "status", "kind_tag": "tag", "kind_label": "label",
         "kind_role": "role", "kind_phase": "phase", "kind_counter": "counter", "kind_item": "item",
         "kind_skill": "skill", "kind_cause": "going-out cause", "kind_group": "setup group",
+        "kind_reading": "ambiguity option (ambiguity/option)",
         "in_faction": "declare it in factions", "in_status": "declare it in statuses", "in_tag": "declare it in tags",
         "in_label": "declare it in labels", "in_role": "declare it in roles",
         "in_phase": "declare it in phases or windows", "in_counter": "declare it in counters",
@@ -119,6 +121,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "in_cause": "going-out causes come from the cause of out effects, the kind of damage effects, the terms "
                     "of externals, or the built-in {builtin}",
         "in_group": "declare it in setup.groups",
+        "in_reading": "declare the ambiguity and its options in ambiguities",
     },
 }
 

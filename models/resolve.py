@@ -73,6 +73,7 @@ class _Resolver:
             "skill": {s.name for s in rs.skills},
             "cause": causes_of(rs),
             "group": {g.get("name") for g in (rs.setup.get("groups") or []) if isinstance(g, dict)},
+            "reading": {f"{a['name']}/{o['name']}" for a in rs.ambiguities for o in a.get("options") or []},
         }
         # a term the encoding declares undefined may be named where a skill or role is
         # expected: it is held by nobody (and stays reported as undefined-reference)
@@ -173,6 +174,8 @@ class _Resolver:
             self.need("phase", c["phase"], path + ("phase",))
         if "cause" in c:
             self.need("cause", c["cause"], path + ("cause",))
+        if isinstance(c.get("reading"), list) and len(c["reading"]) == 2:
+            self.need("reading", "/".join(map(str, c["reading"])), path + ("reading",))
         for key in ("used", "targeted_by"):
             if key in c and isinstance(c[key], list) and len(c[key]) == 2:
                 self.who(c[key][0], path + (key, 0))
@@ -323,6 +326,9 @@ class _Resolver:
                 for key in ("first", "then"):
                     if key in p:
                         self.need_any(p[key], (group, i, key), msg("precedence_rule"))
+        for i, r in enumerate(data.get("rulings") or []):
+            if "ambiguity" in r:
+                self.need("reading", f"{r['ambiguity']}/{r.get('option')}", ("rulings", i, "option"))
         for i, r in enumerate(data.get("readings") or []):
             self.need_any(r.get("element"), ("readings", i, "element"), msg("readings"))
         self.setup(data.get("setup") or {})

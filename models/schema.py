@@ -20,7 +20,7 @@ EFFECT_KINDS = (
 CONDITION_KINDS = (
     "all", "any", "not", "has_status", "faction", "alive", "role", "label", "holds", "phase", "is",
     "count", "every", "none", "counter", "opaque", "true", "false", "cause",
-    "chance", "day", "used", "targeted_by", "distinct", "value_of",
+    "chance", "day", "used", "targeted_by", "distinct", "value_of", "reading",
 )
 TRIGGER_EVENTS = (
     "phase_start", "phase_end", "setup", "targeted", "about_to_go_out", "went_out", "killed",
@@ -161,6 +161,7 @@ DEFINITIONS: dict[str, Any] = {
         "by": {"enum": ["faction", "initial_faction", "role"]},
         "counter": NAME, "value_of": NUM, "op": COMPARE, "value": NUM, "who": WHO,
         "opaque": TEXT, "reads": NAMES, "chance": TEXT, "cause": NAME,
+        "reading": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2},
         "day": {"anyOf": [INT, obj("compare", {"op": COMPARE, "value": NUM})]},
         "true": {}, "false": {}, "src": SRC,
     }),
@@ -270,8 +271,13 @@ SCHEMA: dict[str, Any] = {
                 "value": {}, "src": SRC, "text": TEXT}, ("value", "src"))}}, ("element", "readings"))},
         "assumptions": {"type": "array", "items": obj("assumption", {"about": TEXT, "src": SRC, "text": NAME},
                                                       ("text",))},
+        "ambiguities": {"type": "array", "items": obj("ambiguity", {
+            "name": NAME, "src": SRC, "text": NAME, "note": TEXT,
+            "options": {"type": "array", "minItems": 2, "items": obj("option", {"name": NAME, "text": TEXT, "src": SRC},
+                                                                     ("name",))}}, ("name", "src", "text", "options"))},
         "rulings": {"type": "array", "items": obj("ruling", {"question": NAME, "ruling": NAME, "first": NAME,
-                                                             "then": NAME, "src": SRC, "note": TEXT},
+                                                             "then": NAME, "ambiguity": NAME, "option": NAME,
+                                                             "src": SRC, "note": TEXT},
                                                   ("question", "ruling"))},
         "suppressions": {"type": "array", "items": obj("suppression", {"finding": NAME, "reason": NAME},
                                                        ("finding", "reason"))},

@@ -55,6 +55,26 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
                "fix": "Make the passages agree.",
                "limits": "Only the readings the encoding records."},
     },
+    "ambiguity": {
+        "zh": {"summary": "原文可以有多种理解，且不同理解导致不同结果",
+               "decides": "编码把原文的一处歧义声明为开关（ambiguities：名称、行号、用原文措辞写出的各选项），"
+                          "规则按 {reading: [歧义, 选项]} 取其一。对每处歧义，检查在合法对局中不同选项是否导致不同结果"
+                          "（谁出局、转换、获胜、哪些技能能发动）：会，则给出各选项下的局面并生成疑问；不会，则证明无害，简单列出。",
+               "why": "导演只能临场挑一种理解，玩家会觉得裁定偏向某一方。",
+               "fix": "在原文中写明采用哪种理解；或在 rulings 中给出裁定（ambiguity/option），引擎此后处处采用。",
+               "limits": "只比较引用该歧义的技能的一次使用；证明在玩家槽位的可达状态过近似上进行，实例来自界限内的对局。"},
+        "en": {"summary": "the text can be read more than one way, and the readings lead to different outcomes",
+               "decides": "The encoding declares an ambiguity of the text as a switch (ambiguities: a name, the lines, "
+                          "the options in the text's words); rules choose by {reading: [ambiguity, option]}. For each "
+                          "ambiguity it asks whether the options lead to different outcomes in legal games (who goes "
+                          "out, converts, wins, which skills fire): if yes, the situation under each option and a "
+                          "question; if no, it is proved harmless and listed briefly.",
+               "why": "The judge has to pick a reading on the spot; players feel the ruling favours one side.",
+               "fix": "Say in the text which reading holds, or record a ruling (ambiguity/option); the engine then "
+                      "uses it everywhere.",
+               "limits": "One use of a skill that reads the ambiguity is compared; proofs are over the reachable-state "
+                         "over-approximation of the player slots, witnesses are games within the bounds."},
+    },
     "assumption": {
         "zh": {"summary": "编码所依赖的假设（外部术语、外部身份、歧义的取舍）",
                "decides": "编码不得不作出的解释：来自我们没有的基础规则的外部术语、外部身份，"
@@ -178,18 +198,40 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
     "dead-rule": {
         "zh": {"summary": "永远无法触发、或触发后不改变任何东西的规则",
                "decides": "永远无法使用或使用后什么也不做的技能：它的触发条件或发动条件在每个可达局面中都不可满足，"
-                          "或者每个效果都让局面保持原样。",
+                          "或者每个效果都让局面保持原样。对能使用、也确实改变局面的技能，逐个效果检查："
+                          "效果的条件（if）在结算到它时永远不成立（警告）、总是成立（提示：条件多余），"
+                          "或该效果永远不改变局面（警告），例如赋予目标按技能的选择范围必然已有的永久状态、"
+                          "把目标转变为其必然已在的阵营，或其结果总被同一技能的其他效果重复或抵消。"
+                          "同一原文行上结论相同的效果合为一条。",
                "why": "对局中它是持有者的陷阱，或者说明原文写的并非本意。",
-               "fix": "修正条件或效果。",
-               "limits": "判定为“已证明”（基于可达局面的过近似）；只看界限内的玩家槽位。"},
+               "fix": "修正条件或效果（或效果的顺序），或删去多余的条件。",
+               "limits": "判定为“已证明”（基于可达局面的过近似）；只看界限内的玩家槽位。逐效果检查覆盖一名玩家的"
+                         "每种发动（技能涉及的每个参与者、允许的每个目标人数），计数把原文人数之外的其余玩家"
+                         "当作任意人数；每个回答都须为不可满足才算证明，求解预算用尽、参与者未绑定或发动方式"
+                         "超过 64 种时不报告（未知）。不检查：结果不在模型中的效果（反馈、次数、冷却、强制目标、"
+                         "表面身份、刷新、额外角色、转移目标）以及额外角色、转移目标之后的效果；伤害与非永久状态"
+                         "是否改变局面（伤害次数与状态持续时间不在模型中）；技能含结果不在模型中的效果时，"
+                         "只看效果本身是否改变局面。"},
         "en": {"summary": "a rule that can never fire, or changes nothing when it does",
                "decides": "A skill that can never be used or never does anything: its trigger or condition is "
-                          "unsatisfiable in every reachable state, or every effect leaves the state as it was.",
+                          "unsatisfiable in every reachable state, or every effect leaves the state as it was. "
+                          "Inside a skill that can be used and changes something, each effect: its `if` never "
+                          "holds when the resolution reaches it (warning), always holds there (info: redundant), "
+                          "or the effect never changes the state (warning), e.g. it grants a permanent status the "
+                          "target filter already requires, converts to the faction the target must already be "
+                          "in, or the skill's other effects always repeat or undo it. Effects with the same "
+                          "finding on one source line are one finding.",
                "why": "In a game it is a trap for the player holding it, or a sign the text says something "
                       "other than what was meant.",
-               "fix": "Correct the condition or the effect.",
+               "fix": "Correct the condition or the effect (or their order), or drop the redundant condition.",
                "limits": "Verdict proved (over an over-approximation of reachable states); the player slots in "
-                         "the bounds."},
+                         "the bounds. Effects are judged over every use by one slot (every binding, every number "
+                         "of targets allowed), counts taking in any rest of the stated table; a proof needs every "
+                         "answer unsat, so a budget-out, an unbound word or more than 64 uses gives no finding. "
+                         "Not judged: effects whose result is not modelled and, after an extra character or a "
+                         "redirect, the rest of the skill; whether a damage or a non-permanent status grant "
+                         "changes anything (damage counts and durations are not kept); with an unmodelled "
+                         "effect in the skill, only the change at the effect itself."},
     },
     "missing-rule": {
         "zh": {"summary": "规则没有覆盖的可达局面",

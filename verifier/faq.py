@@ -7,7 +7,8 @@ from models.domain import Ruleset
 
 from .findings import Finding, Report, sort_key
 
-FAQ_KINDS = ("order-dependence", "contradiction", "missing-rule", "simultaneous-win", "inconsistent-text")
+FAQ_KINDS = ("order-dependence", "contradiction", "missing-rule", "simultaneous-win", "inconsistent-text",
+             "ambiguity")
 
 
 def questions(report: Report) -> list[Finding]:

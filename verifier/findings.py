@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 KINDS = ("contradiction", "order-dependence", "loop", "impossible-win", "simultaneous-win", "dead-rule",
-         "missing-rule", "undefined-reference", "inconsistent-text", "setup", "faq-mismatch", "assumption", "unknown")
+         "missing-rule", "undefined-reference", "inconsistent-text", "setup", "faq-mismatch", "assumption", "unknown",
+         "ambiguity")
 SEVERITIES = ("error", "warning", "info")
 VERDICTS = ("proved", "witnessed", "unknown")
 SCHEMA = "findings/v1"

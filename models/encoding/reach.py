@@ -68,6 +68,19 @@ class Move:
     role: str | None = None    # vote-rest: the identity of the player outside the slots
 
 
+def temporary_statuses(rs) -> list[str]:
+    """Statuses only ever granted for a while (duration phase, day or until:<phase>) and held
+    by nobody at the deal."""
+    spans: dict[str, set] = {}
+    for e in rs.effects():
+        if e.kind == "grant_status" and isinstance(e.args, dict) and isinstance(e.args.get("status"), str):
+            d = str(e.args.get("duration") or "permanent")
+            spans.setdefault(e.args["status"], set()).add(d in ("phase", "day") or d.startswith("until:"))
+    dealt = {s for r in rs.roles.values() for s in (r.statuses or ())} | \
+        {s for lab in rs.labels.values() for s in lab.implies_statuses}
+    return sorted(s for s, temp in spans.items() if temp == {True} and s not in dealt)
+
+
 def settled(world: World, st: State) -> State:
     """The pending outs happen: every player about to go out goes out."""
     upd = {}
@@ -136,7 +149,10 @@ class Transitions:
                     guard = st[("rest", mv.role)] > 0
                     new = st.set({("rest", mv.role): st[("rest", mv.role)] - 1})
                 elif mv.label == "day":
-                    guard, new = z3.BoolVal(True, w.ctx), st
+                    # statuses granted for a phase, a day or until a phase are gone by the next day
+                    guard = z3.BoolVal(True, w.ctx)
+                    new = st.set({("status", i, s): z3.BoolVal(False, w.ctx)
+                                  for s in temporary_statuses(w.rs) for i in range(w.k) if ("status", i, s) in st.terms})
                 elif mv.label == "settle":
                     guard, new = z3.BoolVal(True, w.ctx), settled(w, st)
                 else:

@@ -328,6 +328,8 @@ class Semantics:
             return z3.And([z3.Implies(z3.And(self.filter(c["distinct"], i, b, st), self.filter(c["distinct"], j, b, st)),
                                       attr(i) != attr(j)) for i in range(self.k) for j in range(i + 1, self.k)]
                           + [self.true()])
+        if "reading" in c:
+            return self.reading_is(*c["reading"])
         if "opaque" in c:
             key = repr(sorted(c.items(), key=repr))
             if key not in self.opaque_conditions:
@@ -443,6 +445,23 @@ class Semantics:
                 if not self.rs.statuses[s].permanent:
                     upd |= self._upd(st, ("status", i, s), z3.And(pc, g), self.false())
         return st.set(upd)
+
+    def reading_var(self, ambiguity: str) -> z3.ArithRef:
+        """Which option of the ambiguity the game is read with (one fact per game, like an
+        opaque condition; World.realizable/initial keep it among the options)."""
+        return z3.Int(f"reading|{ambiguity}", self.ctx)
+
+    def reading_is(self, ambiguity: str, option: str) -> z3.BoolRef:
+        ruled = self.rs.ruled_option(ambiguity)
+        if ruled is not None:
+            return self.true() if ruled == option else self.false()
+        names = [o["name"] for a in self.rs.ambiguities if a["name"] == ambiguity for o in a["options"]]
+        return self.reading_var(ambiguity) == names.index(option)
+
+    def reading_domain(self) -> list:
+        """Every ambiguity is read as one of its options."""
+        return [z3.And(self.reading_var(a["name"]) >= 0, self.reading_var(a["name"]) < len(a["options"]))
+                for a in self.rs.ambiguities]
 
     def cause_is(self, st: State, i: int, cause: str) -> z3.BoolRef:
         """Player i went out (or is going out) for that cause (tracked: sorts.tracked_causes)."""

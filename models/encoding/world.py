@@ -380,7 +380,7 @@ class World:
         for uid, count in self.vocab.limited:
             cs += [z3.And(st[("spent", i, uid)] >= 0, st[("spent", i, uid)] <= count) for i in range(self.k)]
         cs += [fact.build(st) for fact in self.derived]
-        return cs
+        return cs + self.sem.reading_domain()
 
     def strengthen(self, solver, known: list[str] | None = None, changed: list | None = None) -> list:
         """Add the proven slot invariants (Houdini) to every realizable state from now on.
@@ -434,7 +434,7 @@ class World:
             cs += [st[("spent", i, uid)] == 0 for i in range(self.k)]
         if self.vocab.causes:
             cs += [st[("cause", i)] == 0 for i in range(self.k)]
-        return cs
+        return cs + self.sem.reading_domain()
 
     # ---- skills -----------------------------------------------------------------------------
     def holds(self, st: State, i: int, skill: Skill) -> z3.BoolRef:

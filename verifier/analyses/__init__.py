@@ -1,6 +1,7 @@
 """The registry of analyses: one module per kind of problem."""
 from __future__ import annotations
 
+from .ambiguity import Ambiguity
 from .base import Analysis, Context
 from .dead import DeadRule
 from .faq import FaqMismatch
@@ -15,7 +16,7 @@ from .text_checks import Assumption, InconsistentText, UndefinedReference
 
 ANALYSES: list[type[Analysis]] = [
     UndefinedReference, InconsistentText, Assumption, Setup, FaqMismatch, ForcedTarget, OrderDependence, Loop,
-    ImpossibleWin, SimultaneousWin, DeadRule, MissingRule, OpaqueInteraction,
+    ImpossibleWin, SimultaneousWin, DeadRule, MissingRule, OpaqueInteraction, Ambiguity,
 ]
 
 

@@ -24,7 +24,8 @@ SEV_EN = {"error": "error", "warning": "warning", "info": "info"}
 KIND_ZH = {"contradiction": "矛盾", "order-dependence": "结算顺序", "loop": "无限循环", "impossible-win": "无法获胜",
            "simultaneous-win": "同时获胜", "dead-rule": "死规则", "missing-rule": "缺失规则",
            "undefined-reference": "未定义术语", "inconsistent-text": "原文不一致", "setup": "开局配置",
-           "faq-mismatch": "疑问解答不符", "assumption": "假设", "unknown": "无法判定"}
+           "faq-mismatch": "疑问解答不符", "assumption": "假设", "unknown": "无法判定",
+           "ambiguity": "歧义"}
 LABELS = {
     "zh": {"ruleset": "规则", "source": "原帖", "bounds": "界限", "roles": "角色", "steps": "步骤", "outcomes": "结果",
            "assumptions": "假设", "see": "另见", "suppressed": "已抑制", "new": "新", "more_lines": "另 {n} 行", "same": "同上一条，第 {lines} 行",

@@ -1,0 +1,108 @@
+"""Ambiguity questions: does reading the text one way or another change what happens?
+
+An ambiguity is one global choice per game (semantics.reading_var). A use of a skill that
+reads it is compared under two options from the same state: whether it can happen, and what
+it changes. Asked first over the reachable-state over-approximation (no: the reading is
+harmless there, a proof within the slots), then in a game dealt at the table (a witness).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from ..domain import Skill
+from .decode import concrete
+from .reach import bindings_for, game_over, history_of, quiet_days_text, unrolled, TRACE_BUDGET
+from .scenarios import _shared
+from .semantics import Unbound
+from .solver import Answer, Solver
+from .sorts import State
+from .table import at_table, composition
+from .world import Binding, World
+
+
+@dataclass
+class ReadingResult:
+    answer: Answer
+    binding: Binding | None = None
+    start: dict = field(default_factory=dict)
+    under: tuple = ()                          # (state under option i, state under option j)
+    differing: list = field(default_factory=list)
+    history: list = field(default_factory=list)
+    table: tuple | None = None
+
+
+def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, var, i: int, j: int, outcome):
+    """(differs, state under i, state under j, keys that may differ) for one use from st."""
+    en = world.enabled(st, skill, b)
+    post = world.run(st, skill, b)
+    ctx = world.ctx
+    res = {k: z3.If(en, post[k], st[k]) for k in st.terms}
+    si = {k: z3.substitute(t, (var, z3.IntVal(i, ctx))) for k, t in res.items()}
+    sj = {k: z3.substitute(t, (var, z3.IntVal(j, ctx))) for k, t in res.items()}
+    keys = [k for k in sorted(res, key=repr) if k[0] not in ("spent", "cause") and (outcome is None or outcome(k))
+            and not si[k].eq(sj[k])]
+    differs = z3.Or([si[k] != sj[k] for k in keys] + [z3.BoolVal(False, ctx)])
+    return differs, State(si), State(sj), keys
+
+
+def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int,
+                     outcome=None) -> ReadingResult:
+    """Is there a reachable state where a use of skill differs under options i and j?"""
+    s0, session = _shared(world, solver)
+    var = world.sem.reading_var(ambiguity)
+    parts, found = [], []
+    for b in bindings_for(world, skill, [0]):
+        try:
+            d, si, sj, keys = _outcome_pair(world, s0, skill, b, var, i, j, outcome)
+        except Unbound:
+            continue
+        if keys:
+            parts.append(d)
+            found.append((b, d, si, sj, keys))
+    if not parts:
+        return ReadingResult(Answer("unsat"))
+    ans = session.check([z3.Or(parts)], "reading")
+    if not ans.sat:
+        return ReadingResult(ans)
+    m = ans.model
+    for b, d, si, sj, keys in found:
+        if z3.is_true(m.eval(d, model_completion=True)):
+            ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
+            return ReadingResult(ans, b, concrete(m, s0, world.sorts), (ci, cj), [k for k in keys if ci[k] != cj[k]])
+    return ReadingResult(ans)
+
+
+def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int, outcome,
+                    depth: int, skills: list, quiet: int = 0) -> ReadingResult:
+    """The same question in a game: from a legal deal at the table, at most depth legal moves
+    (after quiet days where allowed), nobody has won yet, and then the use differs."""
+    u = unrolled(world, solver, depth, skills, quiet=quiet)
+    var = world.sem.reading_var(ambiguity)
+    goals = []
+    with at_table(world, u.table):
+        for t, st in enumerate(u.states):
+            for b in bindings_for(world, skill, range(world.k)):
+                try:
+                    d, si, sj, keys = _outcome_pair(world, st, skill, b, var, i, j, outcome)
+                except Unbound:
+                    continue
+                if keys:
+                    goals.append((t, b, z3.And(z3.Not(game_over(world, st)), d), si, sj, keys))
+    if not goals:
+        return ReadingResult(Answer("unsat"))
+    # the game before the use is played under option i (the scenario says so)
+    ans = solver.check(u.constraints + [var == i, z3.Or([g for _, _, g, _, _, _ in goals])], "reading-game",
+                       rlimit=solver.rlimit * TRACE_BUDGET)
+    if not ans.sat:
+        return ReadingResult(ans)
+    m = ans.model
+    for t, b, g, si, sj, keys in goals:
+        if z3.is_true(m.eval(g, model_completion=True)):
+            ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
+            history = quiet_days_text(m, u) + [text for text, _ in history_of(m, u, t)]
+            return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
+                                 [k for k in keys if ci[k] != cj[k]], history,
+                                 composition(m, u.table) if u.table else None)
+    return ReadingResult(ans)

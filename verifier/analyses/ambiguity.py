@@ -1,0 +1,122 @@
+"""Ambiguities the encoding declares as switches: do the readings lead to different games?"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterator
+
+from models.encoding.ambiguity import confirm_reading, reading_question
+
+from ..findings import Finding
+from ..narrate import describe_player, describe_value, table_json, table_text
+from .base import Analysis, Context
+from .influence import read_somewhere
+from .pending import trace_skills
+
+
+def _mentions(x, name: str) -> bool:
+    if isinstance(x, dict):
+        r = x.get("reading")
+        if isinstance(r, list) and r and r[0] == name:
+            return True
+        return any(_mentions(v, name) for v in x.values())
+    return isinstance(x, list) and any(_mentions(v, name) for v in x)
+
+
+def readers(rs, name: str) -> list:
+    """The skills whose trigger, condition, targets or effects read the ambiguity."""
+    return [s for s in rs.skills if _mentions([s.trigger, s.condition, s.targets] +
+                                              [[e.args, e.guard] for e in s.all_effects()], name)]
+
+
+class Ambiguity(Analysis):
+    """A place the text can be read more than one way, declared by the encoding as a switch
+    (`ambiguities`: a name, the lines, the options in the text's words). For each one: in a
+    legal game, does a use of a skill that reads it happen or change things differently
+    under two options? If yes, a warning with the situation under each option and a question
+    whose rulings are the options; if no, it is proved harmless (info). A ruling that picks
+    an option settles it, and the engine uses that option everywhere. Fix: say in the text
+    which reading holds. Limits: one use of a reading skill is compared; the proof is over
+    the reachable-state over-approximation of the slots, witnesses are bounded games."""
+    kind = "ambiguity"
+    summary = "原文可以有多种理解，且不同理解导致不同结果"
+    severity = "warning"
+    decides_by = "smt"
+    may_be_unknown = True
+
+    def run(self, cx: Context) -> Iterator[Finding]:
+        rs = cx.rs
+        for k, amb in enumerate(rs.ambiguities):
+            cx.tick(k, len(rs.ambiguities))
+            if rs.ruled_option(amb["name"]) is not None:
+                continue   # settled: the engine reads it the ruled way everywhere
+            skills = readers(rs, amb["name"])
+            yield from cx.cached("ambiguity", skills, [amb["name"], [o["name"] for o in amb["options"]]],
+                                 lambda amb=amb, skills=skills: self._decide(cx, amb, skills), global_skills=True)
+
+    def _decide(self, cx: Context, amb: dict, skills: list) -> Iterator[Finding]:
+        rs = cx.rs
+        name, options = amb["name"], [o["name"] for o in amb["options"]]
+        where = cx.locs(cx.src_where(amb.get("src"), cx.yaml_line(("ambiguities", rs.ambiguities.index(amb)))),
+                        *(s.where for s in skills[:3]))
+        outcome = cx.__dict__.setdefault("_order_outcome", read_somewhere(rs))
+        depth, quiet = int(rs.bounds["depth"]), int(rs.bounds["quiet"])
+        undecided = ""
+        for (i, a), (j, b) in combinations(enumerate(options), 2):
+            for s in skills:
+                res = reading_question(cx.world, cx.solver, name, s, i, j, outcome)
+                if res.answer.status == "unknown":
+                    undecided = res.answer.reason
+                    continue
+                if not res.answer.sat:
+                    continue
+                # a short game first; quiet days (an endgame) only if that finds none
+                for q in dict.fromkeys((0, quiet)):
+                    game = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth,
+                                           trace_skills(rs, cx.world), q)
+                    if game.answer.status != "unsat":
+                        break
+                if game.answer.sat:
+                    yield self._finding(cx, amb, s, (a, b), game, where)
+                    return
+                undecided = game.answer.reason or "只在抽象状态中不同，界限内的对局未出现"
+        if undecided:
+            yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                          message=f"歧义「{name}」的各种理解是否导致不同结果，未能判定（{undecided}）。",
+                          message_en=f"Whether the readings of '{name}' differ could not be decided.",
+                          locations=where, key=("ambiguity", name))
+            return
+        users = "、".join(cx.skill_text(s) for s in skills) or "没有规则引用它"
+        yield Finding(
+            kind=self.kind, severity="info", verdict="proved", subjects=(name,),
+            message=f"歧义「{name}」无害：{'、'.join(options)}几种理解下结果相同（{users}）。",
+            message_en=f"The ambiguity '{name}' is harmless: every reading gives the same outcome.",
+            locations=where, key=("ambiguity", name),
+        )
+
+    def _finding(self, cx: Context, amb: dict, skill, pair: tuple, game, where) -> Finding:
+        rs, world = cx.rs, cx.world
+        name, (a, b) = amb["name"], pair
+        ia, ib = game.under
+        cast = range(world.k)
+        size, rest = table_text(world.k, game.table, game.start)
+        changed = [describe_value(k, ia[k]) for k in game.differing]
+        other = [describe_value(k, ib[k]) for k in game.differing]
+        tgt = "、".join(f"P{t + 1}" for t in game.binding.targets)
+        use = f"P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
+        return Finding(
+            kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(amb["name"],),
+            message=f"「{amb['text']}」有多种理解：按「{a}」与按「{b}」，{cx.skill_text(skill)}的结果不同。",
+            message_en=f"The ambiguity '{name}' matters: '{skill.name}' resolves differently under '{a}' and '{b}'.",
+            locations=where, key=("ambiguity", name),
+            scenario={"roles": [describe_player(rs, game.start, i) for i in cast] + ([rest] if rest else []),
+                      "steps": [size + "，开局后"] * bool(size) + game.history + [f"（此前按「{a}」结算）", use],
+                      "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
+                                   f"按「{b}」：" + ("；".join(other) or "无变化")]},
+            witness={"kind": "trace", "steps": game.history + [use], "ambiguity": name, "options": [a, b],
+                     **table_json(game.table)},
+            question=f"{amb['text']}？",
+            rulings=tuple({"ruling": o["name"] + (f"（{o['text']}）" if o.get("text") else ""),
+                           "outcome": (f"按「{a}」：" + "；".join(changed)) if o["name"] == a else
+                                      (f"按「{b}」：" + "；".join(other)) if o["name"] == b else ""}
+                          for o in amb["options"]),
+        )
