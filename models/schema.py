@@ -85,7 +85,9 @@ def list_of(ctx: str, props: dict[str, Any], required: tuple[str, ...] = ("name"
     return {"type": "array", "items": obj(ctx, props, required)}
 
 
-ELEMENT = {"name": NAME, "src": SRC, "note": TEXT, "external": FLAG, "assumption": TEXT, "text": TEXT}
+BASIS = {"enum": ["base_rules", "vocabulary"]}
+ELEMENT = {"name": NAME, "src": SRC, "note": TEXT, "external": FLAG, "assumption": TEXT, "text": TEXT,
+           "basis": BASIS, "basis_src": SRC}
 OPTIONAL_COND = {"oneOf": [COND, {"type": "null"}]}
 
 EFFECT_ARGS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
@@ -262,7 +264,8 @@ SCHEMA: dict[str, Any] = {
         "faq": {"type": "array", "items": obj("faq", {"question": NAME, "answer": TEXT, "src": SRC, "claim": CLAIM,
                                                       "id": TEXT}, ("question", "answer", "src"))},
         "externals": {"type": "array", "items": obj("external", {"term": NAME, "src": SRC, "assumption": NAME,
-                                                                 "kind": TEXT}, ("term", "assumption"))},
+                                                                 "kind": TEXT, "basis": BASIS, "basis_src": SRC},
+                                                    ("term", "assumption"))},
         "terms": {"type": "array", "items": obj("term", {"name": NAME, "kind": {"enum": list(TERM_KINDS)},
                                                          "src": SRC, "note": TEXT}, ("name", "kind"))},
         "readings": {"type": "array", "items": obj("reading", {

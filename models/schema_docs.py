@@ -12,6 +12,9 @@ DOCS: dict[str, dict[str, str]] = {
         "note": "A note for readers of the encoding (how a passage was encoded); not interpreted.",
         "external": "Defined in base rules we do not have; needs an `assumption`.",
         "assumption": "The assumption we make about what this means (reported).",
+        "basis": "Why an external may stay undefined here: base_rules (the post names the base rules it comes from, "
+                 "at basis_src) or vocabulary (ordinary game vocabulary). Without it the term is undefined-reference.",
+        "basis_src": "The line where the post names the base rules the term comes from.",
         "text": "The source wording, short; not interpreted.",
         "meaning": "What it means, in the text's words, short.",
         "aliases": "Other spellings of this name in the source (they resolve to it).",
@@ -414,6 +417,9 @@ DOCS: dict[str, dict[str, str]] = {
         "src": _SRC,
         "assumption": "The assumption we make about its meaning.",
         "kind": "What sort of term it is.",
+        "basis": "base_rules (the post names the base rules it comes from, at basis_src) or vocabulary (ordinary "
+                 "game vocabulary). Without it the term is reported as undefined-reference.",
+        "basis_src": "The line where the post names the base rules the term comes from.",
     },
     "term": {
         "name": "The bracketed word.",

@@ -16,6 +16,49 @@ FIELD_ZH = {"timing": "使用时间", "targets": "使用对象", "effects": "效
             "win": "胜利条件", "lose": "失败条件", "trigger": "触发条件", "uses": "使用次数"}  # line 1 of source.txt is our header, not the author's text
 
 
+# the kinds of element a ruleset declares, with the Chinese word for each
+ELEMENT_KINDS = {"factions": "阵营", "statuses": "状态", "tags": "标签", "labels": "标记", "roles": "身份",
+                 "counters": "计数器", "items": "物品"}
+BASIS_ZH = {"base_rules": "原帖写明来自基础规则", "vocabulary": "通用游戏用语"}
+
+
+def external_elements(rs) -> list[dict]:
+    """Everything the encoding leaves to rules we do not have: externals terms and elements
+    marked external, each with its kind, assumption, basis and where it is declared."""
+    out = []
+    for i, e in enumerate(rs.raw.get("externals") or []):
+        out.append({"name": e["term"], "kind": "术语", "assumption": e.get("assumption", ""), "basis": e.get("basis"),
+                    "basis_src": e.get("basis_src"), "src": e.get("src"), "path": ("externals", i)})
+    for group, zh in ELEMENT_KINDS.items():
+        for i, el in enumerate(rs.raw.get(group) or []):
+            if isinstance(el, dict) and el.get("external"):
+                out.append({"name": el["name"], "kind": zh, "assumption": el.get("assumption", ""),
+                            "basis": el.get("basis"), "basis_src": el.get("basis_src"), "src": el.get("src"),
+                            "path": (group, i)})
+    return out
+
+
+def _mentions(x, name: str) -> bool:
+    if isinstance(x, str):
+        return x == name
+    if isinstance(x, dict):
+        return any(_mentions(v, name) for v in x.values()) or name in x
+    return isinstance(x, list) and any(_mentions(v, name) for v in x)
+
+
+def dependents(rs, name: str) -> list[str]:
+    """The rules that read or write the element: skills and factions' end conditions."""
+    out = [s.name for s in rs.skills if _mentions([s.trigger, s.condition, s.targets, s.owner] +
+                                                 [[e.args, e.guard] for e in s.all_effects()], name)]
+    out += [f"{f.name}的胜负条件" for f in rs.factions.values() if _mentions([f.win, f.lose], name)]
+    return list(dict.fromkeys(out))
+
+
+def source_lines_of(rs, name: str) -> list[int]:
+    """The lines of the source text that use the name (after our header line)."""
+    return [no for no, line in enumerate(rs.source_lines, start=1) if no > HEADER_LINES and name in line]
+
+
 def bracket_terms(lines: list[str]) -> dict[str, list[int]]:
     """Every bracketed term of the source and the lines it appears on."""
     found: dict[str, list[int]] = {}
@@ -61,6 +104,23 @@ class UndefinedReference(Analysis):
                 message_en=f"The bracketed term '{term}' is used but never defined.",
                 locations=tuple(Location(cx.rs.source_file, ln) for ln in lines[:5]),
                 scenario=None, key=(term,),
+            )
+        for el in external_elements(cx.rs):
+            if el["basis"] == "vocabulary" or (el["basis"] == "base_rules" and el["basis_src"]):
+                continue
+            lines = source_lines_of(cx.rs, el["name"])
+            deps = dependents(cx.rs, el["name"])
+            yield Finding(
+                kind=self.kind, severity=self.severity, verdict="proved", subjects=(el["name"],),
+                message=f"{el['kind']}「{el['name']}」在原文中使用{'（第' + '、'.join(map(str, lines[:8])) + '行）' if lines else ''}"
+                        f"但从未定义，原文也没有说明它来自哪套基础规则"
+                        + (f"；依赖它的规则：{'、'.join(deps[:6])}" if deps else "") + "。",
+                message_en=f"'{el['name']}' is used but never defined, and the post names no base rules it comes from.",
+                locations=cx.locs(cx.src_where(el["src"], cx.yaml_line(el["path"]))) +
+                tuple(Location(cx.rs.source_file, ln) for ln in lines[:8]),
+                scenario={"roles": [], "steps": [f"编码的假设：{el['assumption']}"],
+                          "outcomes": [f"依赖它的规则：{'、'.join(deps)}" if deps else "没有编码的规则依赖它"]},
+                key=("external-undefined", el["name"]), assumptions=(el["assumption"],) if el["assumption"] else (),
             )
 
 
@@ -111,23 +171,19 @@ class Assumption(Analysis):
     decides_by = "text"
 
     def run(self, cx: Context) -> Iterator[Finding]:
-        for i, e in enumerate(cx.rs.externals):
+        # every external element, of every kind, with its assumption and why it may stay undefined
+        for el in external_elements(cx.rs):
+            why = BASIS_ZH.get(el["basis"] or "", "原文未说明其来源")
+            head = "外部身份" if el["kind"] == "身份" else el["kind"] if el["kind"] != "术语" else ""
+            key = ("external-role", el["name"]) if el["kind"] == "身份" else \
+                ("external", el["name"]) if el["kind"] == "术语" else ("external", el["kind"], el["name"])
             yield Finding(
-                kind=self.kind, severity="info", verdict="proved", subjects=(e["term"],),
-                message=f"「{e['term']}」未在本规则中定义（来自基础规则或外部），按假设处理：{e['assumption']}",
-                message_en=f"'{e['term']}' is not defined in this ruleset; assumed: {e['assumption']}",
-                locations=cx.locs(cx.src_where(e.get("src"), cx.yaml_line(("externals", i)))),
-                key=("external", e["term"]), assumptions=(e["assumption"],),
+                kind=self.kind, severity="info", verdict="proved", subjects=(el["name"],),
+                message=f"{head}「{el['name']}」未在本规则中定义（{why}），按假设处理：{el['assumption']}",
+                message_en=f"'{el['name']}' is not defined in this ruleset; assumed: {el['assumption']}",
+                locations=cx.locs(cx.src_where(el["src"], cx.yaml_line(el["path"]))),
+                key=key, assumptions=(el["assumption"],) if el["assumption"] else (),
             )
-        for role in cx.rs.roles.values():
-            if role.external:
-                yield Finding(
-                    kind=self.kind, severity="info", verdict="proved", subjects=(role.name,),
-                    message=f"外部身份「{role.name}」不在本规则中，按假设建模：{role.assumption}",
-                    message_en=f"External role '{role.name}' is modelled by assumption: {role.assumption}",
-                    locations=cx.locs(role.where), key=("external-role", role.name),
-                    assumptions=(role.assumption or "",),
-                )
         for i, a in enumerate(cx.rs.assumptions):
             about = a.get("about") or "规则"
             yield Finding(
