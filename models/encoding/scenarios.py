@@ -5,14 +5,15 @@ about the state, within what a reachable state may look like (World.realizable).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields, replace
+from typing import Callable, Iterator
 
 import z3
 
-from ..domain import Skill
+from ..domain import Effect, Skill
 from .decode import concrete
-from .semantics import Unbound
+from .semantics import Semantics, Unbound
 from .solver import Answer, Solver
 from .sorts import State
 from .world import Binding, World
@@ -264,6 +265,136 @@ class Probe:
         if not keys:
             return Answer("unsat")
         return self.session.check([en, z3.Or([after[k] != self.s0[k] for k in keys])], "dead")
+
+    # One effect of a skill. A proof is an unsat answer over every binding; any other answer
+    # (sat, a budget-out, a word the binding leaves unbound) proves nothing. Counts take in the
+    # rest of the table, when the setup states its size, as any number (_FreeRest).
+    def used(self, use: Use, changing: bool) -> Answer:
+        """Is there a reachable state where the use is enabled (and, changing=True, changes
+        the state)? What the effect questions below rest on: asked the same way."""
+        try:
+            en, after, _ = self._resolution(use)
+        except Unbound as exc:
+            return Answer("unknown", reason=f"unbound:{exc}")
+        cs = [en]
+        if changing:
+            keys = [k for k in sorted(after.terms, key=repr) if not after.terms[k].eq(self.s0.terms[k])]
+            if not keys:
+                return Answer("unsat")
+            cs.append(z3.Or([after[k] != self.s0[k] for k in keys]))
+        return self.session.check(cs + self._rest_facts(), "dead-used")
+
+    def effect_guard(self, use: Use, effect: Effect, holds: bool) -> Answer:
+        """Is there a reachable state where the use is enabled, its resolution reaches the
+        effect (the effects before it applied, the guards and the choice above it taken) and
+        the effect's `if` then holds (holds=True) or fails (holds=False)? unsat for True: the
+        guard never holds when the skill is used; for False (True being sat): it always holds."""
+        try:
+            en, _, seen = self._resolution(use)
+            with self._watching():
+                at = []
+                for pc, b, before, _ in seen.get(id(effect), []):
+                    g = self.world.sem.cond(effect.guard, b, before)
+                    at.append(z3.And(pc, g if holds else z3.Not(g)))
+        except Unbound as exc:
+            return Answer("unknown", reason=f"unbound:{exc}")
+        if not at:
+            return Answer("unsat")   # the resolution never reaches the effect
+        return self.session.check([en, z3.Or(at)] + self._rest_facts(), "dead-guard")
+
+    def effect_matters(self, use: Use, effect: Effect, alone: bool = False) -> Answer:
+        """Is there a reachable state where the use is enabled and the effect changes the
+        state: the state after the use differs from the state after the use without that
+        effect (and what it replaces with, `instead`)? alone=True: the state right after the
+        effect differs from the state right before it. unsat: it never changes anything."""
+        try:
+            en, after, seen = self._resolution(use)
+            if alone:
+                pairs = [(before, then) for _, _, before, then in seen.get(id(effect), [])]
+            else:
+                with self._watching(skip=effect):
+                    pairs = [(after, self.world.run(self.s0, use.skill, use.binding))]
+        except Unbound as exc:
+            return Answer("unknown", reason=f"unbound:{exc}")
+        diff = [x[k] != y[k] for x, y in pairs for k in sorted(x.terms, key=repr) if not x.terms[k].eq(y.terms[k])]
+        if not diff:
+            return Answer("unsat")
+        return self.session.check([en, z3.Or(diff)] + self._rest_facts(), "dead-effect")
+
+    def _resolution(self, use: Use) -> tuple:
+        """(enabled, state after, where each effect resolved: id -> [(path condition, binding
+        words, state before, state after)]) for the use from the probe state; the last
+        skill's uses are kept (its effects are asked about one after another)."""
+        key = (use.skill.uid, repr(use.binding))
+        kept = self.__dict__.setdefault("_resolved", {})
+        if key not in kept:
+            if any(k[0] != key[0] for k in kept):
+                kept.clear()
+            with self._watching() as sem:
+                kept[key] = (self.world.enabled(self.s0, use.skill, use.binding),
+                             self.world.run(self.s0, use.skill, use.binding), sem.seen)
+        return kept[key]
+
+    @contextmanager
+    def _watching(self, skip: Effect | None = None) -> Iterator["_Watching"]:
+        """world.enabled / world.run / conditions built by a _Watching copy of the world's
+        semantics: the same terms, each effect's resolutions recorded, skip left out."""
+        if "rest" not in self.__dict__:
+            from .table import players_range
+            rng = players_range(self.world.rs)
+            self.rest = _FreeRest(self.world, rng[0], rng[1]) if rng else None
+        before = self.world.sem
+        sem = _Watching(**{f.name: getattr(before, f.name) for f in fields(Semantics)}, skip=skip)
+        if self.rest is not None:
+            sem.table = self.rest
+        self.world.sem = sem
+        try:
+            yield sem
+        finally:
+            self.world.sem = before
+
+    def _rest_facts(self) -> list:
+        return list(self.rest.constraints) if self.rest is not None else []
+
+
+class _FreeRest:
+    """The players outside the slots, for a question over every reachable state: what they
+    add to a count is any number >= 0 (and `none`/`every` any truth value), one per filter,
+    binding and state of the slots it is counted in: an effect that could act on them acts on
+    the slots too, so the rest changes only where the slots' terms change. The table size is
+    any in the stated range. (A game question, table.Table, deals them instead.)"""
+
+    def __init__(self, world: World, lo: int, hi: int):
+        self.n = z3.Int("probe|table|players", world.ctx)
+        self.constraints = [self.n >= lo, self.n <= hi, self.n >= world.k]
+        self.added: dict = {}   # key -> (its variable, the slot terms that key it, kept alive)
+
+    def adds(self, sem: Semantics, f: dict, b: dict, st: State) -> z3.ArithRef:
+        slots = [sem.filter(f, i, b, st) for i in range(sem.k)]
+        key = (repr(f), repr(sorted(b.items(), key=repr)), tuple(t.get_id() for t in slots))
+        if key not in self.added:
+            v = z3.Int(f"probe|table|rest|{len(self.added)}", sem.ctx)
+            self.added[key] = (v, slots)
+            self.constraints.append(v >= 0)
+        return self.added[key][0]
+
+
+@dataclass
+class _Watching(Semantics):
+    """The world's semantics, recording where each effect resolves (and leaving skip out);
+    with a _FreeRest as its table, counts take in any rest of the table."""
+    skip: Effect | None = None
+    seen: dict = field(default_factory=dict)   # id(effect) -> [(path condition, binding words, before, after)]
+
+    def apply(self, e: Effect, st: State, b: dict, pc: z3.BoolRef | None = None) -> State:
+        after = st if e is self.skip else super().apply(e, st, b, pc)
+        self.seen.setdefault(id(e), []).append((self.true() if pc is None else pc, b, st, after))
+        return after
+
+    def rest_matching(self, f: dict, b: dict, st: State) -> list:
+        if isinstance(self.table, _FreeRest):
+            return [(self.true(), self.table.adds(self, f, b, st))]
+        return super().rest_matching(f, b, st)
 
 
 def empty_pick(world: World, solver: Solver, use: Use, flt: dict, guard=None, at_setup: bool = False) -> tuple[Answer, dict]:
