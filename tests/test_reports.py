@@ -13,7 +13,7 @@ import pytest
 from models.loader import load_ruleset
 from verifier.analyses import by_kind
 from verifier.engine import check
-from verifier.findings import Finding, Location, Report
+from verifier.findings import Finding, Location, Report, sort_key
 from verifier.reports import WRITERS
 from verifier.reports.graph import graph_for_report, interaction_graph
 from verifier.reports.html import write_html
@@ -61,12 +61,23 @@ def test_markdown_has_every_finding(report, doc) -> None:
     md = write_markdown(report)
     assert md.startswith("# 验证报告：")
     assert "## 摘要" in md and "## 问题" in md
-    for f in doc["findings"]:
+    problems = [f for f in doc["findings"] if f["kind"] != "assumption"]
+    for f in problems:
         assert inline(f["message"]) in md   # a message may quote the post's <…> markup
         assert f"`{f['id']}`" in md
-        for loc in f["locations"]:
-            assert f"`{loc['file']}:{loc['line']}`" in md
-    assert md.count("\n### ") == len(doc["findings"])
+    # one entry per root cause (its first finding: every location); the others a line under it
+    from verifier.reports.markdown import root_groups
+    groups = root_groups([f for f in sorted(report.findings, key=sort_key) if f.kind != "assumption"])
+    assert md.count("\n### ") == len(groups)
+    for g in groups:
+        for loc in g[0].locations:
+            assert f"`{loc.file}:{loc.line}`" in md
+    # assumptions: one short section naming each, complete in the JSON
+    assumed = [f for f in doc["findings"] if f["kind"] == "assumption"]
+    if assumed:
+        section = md.split("## 编码采用的假设", 1)[1]
+        assert all("、".join(f["subjects"]) in section for f in assumed)
+        assert section.count("\n") < 10
     assert write_markdown(report) == md
 
 

@@ -186,12 +186,17 @@ class MissingRule(Analysis):
                                   "outcomes": ["没有符合条件的角色：规则未给出结果"]},
                         question=f"{cx.skill_text(skill)}找不到符合条件的角色时怎么办？",
                     )
-        for name, f in sorted(rs.factions.items()):
-            if f.win is None and f.lose is None and not f.shares_win and not f.external:
-                yield Finding(
-                    kind=self.kind, severity="warning", verdict="proved", subjects=(name,),
-                    message=f"{name}既没有胜利条件也没有失败条件：规则没有说明该阵营何时获胜或出局。",
-                    message_en=f"{name} has neither a win nor a lose condition.",
-                    locations=cx.locs(f.where), key=("no-end", name),
-                    question=f"{name}在什么情况下获胜？",
-                )
+        # one root cause: every faction the text gives no end conditions is one finding
+        endless = [(name, f) for name, f in sorted(rs.factions.items())
+                   if f.win is None and f.lose is None and not f.shares_win and not f.external]
+        if endless:
+            names = "、".join(name for name, _ in endless)
+            yield Finding(
+                kind=self.kind, severity="warning", verdict="proved", subjects=tuple(n for n, _ in endless),
+                message=f"{names}既没有胜利条件也没有失败条件：规则没有说明{'这些阵营' if len(endless) > 1 else '该阵营'}何时获胜或出局。",
+                message_en=f"{names}: neither a win nor a lose condition.",
+                locations=cx.locs(*(f.where for _, f in endless)), key=("no-end",),
+                scenario={"roles": [], "steps": [f"{n}：原文第{'、'.join(map(str, f.where.src[:4]))}行" for n, f in endless],
+                          "outcomes": ["没有胜负条件：导演无法判定其胜负"]},
+                question=f"{names}在什么情况下获胜？",
+            )

@@ -5,7 +5,7 @@ from collections import Counter
 
 from ..analyses import by_kind
 from ..findings import KINDS, SEVERITIES, Finding, Report, sort_key
-from .text_report import message_of, severity_text, verdict_text  # noqa: F401 (html, sarif import them from here)
+from .text_report import collapsed, message_of, same_root, severity_text, verdict_text  # noqa: F401 (html, sarif import them from here)
 
 LABELS: dict[str, dict[str, str]] = {
     "zh": {"heading": "验证报告：{title}（{id}）", "sep": "：", "ruleset": "规则", "source": "原帖", "bounds": "界限",
@@ -14,6 +14,7 @@ LABELS: dict[str, dict[str, str]] = {
            "about": "说明", "findings": "问题", "none": "未发现问题。", "roles": "角色", "steps": "步骤",
            "outcomes": "结果", "locations": "位置", "verdict": "判定", "id": "编号",
            "assumptions": "依赖的假设", "graph": "技能交互图",
+           "same_root": "同一处原文还导致", "assumed": "编码采用的假设（{n} 条：原文未说明之处如何解读，完整内容见 JSON）",
            "baseline": "基线", "new": "新", "unchanged": "已知",
            "graph_missing": "未能载入规则目录，无法绘制技能交互图。",
            "legend_trigger": "触发（效果产生另一技能监听的事件）", "legend_conflict": "冲突（结算顺序/矛盾）",
@@ -26,6 +27,8 @@ LABELS: dict[str, dict[str, str]] = {
            "kind": "Kind", "count": "Count", "about": "About", "findings": "Findings", "none": "No findings.",
            "roles": "Roles", "steps": "Steps", "outcomes": "Outcomes", "locations": "Locations",
            "verdict": "Verdict", "id": "ID", "assumptions": "Assumptions",
+           "same_root": "The same passage also gives",
+           "assumed": "Assumptions of the encoding ({n}: how it reads what the text leaves open; complete in the JSON)",
            "baseline": "Baseline", "new": "new", "unchanged": "known",
            "graph": "Skill interaction graph", "graph_missing": "The ruleset folder could not be loaded; no graph.",
            "legend_trigger": "trigger", "legend_conflict": "conflict (order / contradiction)",
@@ -66,11 +69,31 @@ def write_markdown(report: Report, lang: str = "zh") -> str:
         out.append(f"- {t['coverage']}{t['sep']}{t['coverage_text'].format(**report.coverage)}")
     out += ["", *_summary(report, t, lang), "", f"## {t['findings']}", ""]
     findings = sorted(report.findings, key=sort_key)
+    folded = [f for f in findings if collapsed(f) and not f.suppressed]
+    problems = [f for f in findings if f not in folded]
     if not findings:
         out += [t["none"], ""]
-    for n, f in enumerate(findings, 1):
-        out += _finding(f, n, rid, t, lang, report.baseline_state(f))
+    for n, group in enumerate(root_groups(problems), 1):
+        out += _finding(group[0], n, rid, t, lang, report.baseline_state(group[0]))
+        if group[1:]:   # one root cause (one formula, one sentence): a line each under the first
+            out += [f"**{t['same_root']}**", "", *(f"- {inline(message_of(f, lang))} (`{f.stable_id(rid)}`)"
+                                                   for f in group[1:]), ""]
+    if folded:
+        out += [f"## {t['assumed'].format(n=len(folded))}", ""]
+        names = Counter("、".join(f.subjects) or f.kind for f in folded)
+        out += ["、".join(inline(x) if c == 1 else f"{inline(x)}×{c}" for x, c in names.items()), ""]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def root_groups(findings: list[Finding]) -> list[list[Finding]]:
+    """Consecutive findings of one root cause (text_report.same_root), the first leading."""
+    groups: list[list[Finding]] = []
+    for f in findings:
+        if groups and same_root(groups[-1][0], f) and groups[-1][0].severity == f.severity:
+            groups[-1].append(f)
+        else:
+            groups.append([f])
+    return groups
 
 
 def _summary(report: Report, t: dict[str, str], lang: str) -> list[str]:

@@ -129,8 +129,13 @@ def write_text(report: Report, lang: str = "zh", color: bool | None = None, widt
             continue
         count = sum(1 for f in group + fold if not f.suppressed)
         page.rule(Text(f" {severity_text(sev, lang)} {count} ", style=SEV_STYLE[sev]))
+        prev = None
         for f in group:
+            if not details and prev is not None and same_root(prev, f):
+                _follower(page, f, states.get(id(f)), t, lang)   # one root cause: one entry, the rest a line each
+                continue
             _finding(page, f, report, src, states.get(id(f)), t, lang, details)
+            prev = f
         if fold:
             _folded(page, fold, t)
     if not findings:
@@ -263,6 +268,8 @@ def _finding(page: _Page, f: Finding, report: Report, src: list[str], state: str
     page.para(Text(message_of(f, lang), style="dim" if f.suppressed else ""), indent=2)
     if f.suppressed:
         page.para(Text(f"{t['suppressed']}：{f.suppressed}", style="dim italic"), indent=2)
+    if f.kind == "unknown" and not details:
+        return   # an undecided question: its sentence says what; --details shows where
     if quoted:
         if details:
             _quote(page, quoted, src, t)
@@ -275,6 +282,19 @@ def _finding(page: _Page, f: Finding, report: Report, src: list[str], state: str
         _scenario_row(page, f, t, message_of(f, lang))
     if details:   # compact: the header at the margin is the separator, a blank row would be a fifth of a finding
         page.blank()
+
+
+def same_root(a: Finding, b: Finding) -> bool:
+    """Findings of one kind from one place of the text (one formula, one sentence): one root cause."""
+    return a.kind == b.kind and bool(a.locations) and bool(b.locations) and a.locations[0] == b.locations[0]
+
+
+def _follower(page: _Page, f: Finding, state: str | None, t: dict, lang: str) -> None:
+    line = Text("↳ ", style="dim")
+    line.append(message_of(f, lang), style="dim" if f.suppressed else "")
+    if state == "new":
+        line.append(f" · {t['new']}", style="bold magenta")
+    page.para(line, indent=2)
 
 
 def _labels(t: dict) -> int:
