@@ -184,6 +184,8 @@ class Interp:
         self.limited = {sk.uid: sk.uses["count"] for sk in rs.skills
                         if (sk.uses or {}).get("per") == "game" and isinstance((sk.uses or {}).get("count"), int)
                         and sk.name not in extra and "$all" not in extra}
+        # going-out causes, kept per player when something reads one (LANGUAGE.md: cause)
+        self.causes = self._causes()
         self.keys = self._keys()
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
         # the engine names a random pick by its filter and binding only, so two 随机 effects of
@@ -209,11 +211,36 @@ class Interp:
         shared = [s for s in named if not s.owner_role]
         return sorted(x.uid for x in (shared or named)), False
 
+    def _causes(self) -> list[str]:
+        def reads(x) -> bool:
+            if isinstance(x, dict):
+                if set(x) == {"cause"} or ("event" in x and x.get("cause") not in (None, "any")):
+                    return True
+                return any(reads(v) for v in x.values())
+            return isinstance(x, list) and any(reads(v) for v in x)
+        if not any(reads([s.trigger, s.condition] + [[e.guard, e.args] for e in s.all_effects()]) for s in self.rs.skills):
+            return []
+        made = {"投票"}
+        for e in self.rs.effects():
+            a = e.args if isinstance(e.args, dict) else {}
+            c = a.get("cause") if e.kind == "out" else a.get("kind") if e.kind == "damage" else None
+            if isinstance(c, str):
+                made.add(c)
+        made |= {x["term"] for x in self.rs.externals}
+        return sorted(made | {"投票出局"})
+
+    def cause_value(self, cause: str | None) -> int:
+        """0: no cause kept; the vote-out causes are one."""
+        cause = "投票" if cause == "投票出局" else cause
+        return self.causes.index(cause) + 1 if cause in self.causes else 0
+
     # ---- variables --------------------------------------------------------------------
     def _keys(self) -> list:
         out = []
         for i in range(self.k):
             out += [("role", i), ("faction", i), ("alive", i), ("dying", i), ("votes", i)]
+            if self.causes:
+                out.append(("cause", i))
             if self.ballots:
                 out += [("ballot", i), ("received", i)]
             if self.dealt_key:
@@ -241,6 +268,8 @@ class Interp:
             return tuple(self.factions)
         if head == "votes":
             return (1,)
+        if head == "cause":
+            return tuple(range(len(self.causes) + 1))
         if head == "rest":
             return (0,)   # nothing in the modelled subset reads votes except vote_weight
         if head == "counter":
@@ -571,6 +600,8 @@ class Interp:
                 return False
             if not st[("alive", i)] or st[("dying", i)] or st[("votes", i)] != 1:
                 return False
+            if self.causes and st[("cause", i)] != 0:
+                return False
             if self.dealt_key and st[("dealt", i)] != role:
                 return False
             if st[("faction", i)] != self.initial_faction_of_role(role):
@@ -819,6 +850,8 @@ class Interp:
             return not self.cond(c["not"], w, st)
         if "cause" in c:
             cause = w.get("$cause")
+            if cause is None and "victim" in w and self.causes:
+                return st[("cause", w["victim"])] == self.cause_value(c["cause"])
             return st[("cause_is", c["cause"])] if cause is None else cause == c["cause"]
         if "true" in c:
             return True
@@ -948,6 +981,8 @@ class Interp:
             if not e.force and (self.blocked(st, i, "damage", kind) or self.blocked(st, i, "out", kind)):
                 continue
             upd[("dying", i)] = True
+            if self.causes:
+                upd[("cause", i)] = self.cause_value(kind)
         return st.set(upd)
 
     def _e_out(self, e, a, st, w, pc):
@@ -960,6 +995,8 @@ class Interp:
                 continue
             upd[("alive", i)] = False
             upd[("dying", i)] = False
+            if self.causes:
+                upd[("cause", i)] = self.cause_value(cause)
         return st.set(upd)
 
     def _e_prevent_out(self, e, a, st, w, pc):
@@ -1162,6 +1199,12 @@ class Interp:
         cause = trig.get("cause")
         if cause not in (None, "any") and wd.get("$cause") not in (None, cause):
             return False
+        if cause not in (None, "any") and "$cause" not in wd and "victim" in wd and self.causes \
+                and st[("cause", wd["victim"])] != self.cause_value(cause):
+            return False
+        if trig.get("event") in ("went_out", "about_to_go_out") and trig.get("on", "self") == "self" \
+                and "by" not in trig and "victim" in wd and wd["victim"] != b.self_slot:
+            return False   # on: self -- the holder is the one going out
         # a death trigger needs its event still there (a replacement consumes the going-out)
         if trig.get("event") == "about_to_go_out" and "victim" in wd and not st[("dying", wd["victim"])]:
             return False

@@ -564,6 +564,8 @@ class Semantics:
         val = self.num(a.get("value", 1), b, st)
         op = a.get("op", "add")
         new = {"add": cur + val, "sub": cur - val, "set": val, "halve": cur / 2}.get(op, cur)
+        if z3.is_real(new):   # a counter holds whole numbers: a fractional amount (a strength) rounds down
+            new = z3.ToInt(new)
         spec = self.rs.counters[name]
         if spec.min is not None:
             new = z3.If(new < spec.min, spec.min, new)
