@@ -187,6 +187,7 @@ class Interp:
         # going-out causes, kept per player when something reads one (LANGUAGE.md: cause)
         self.causes = self._causes()
         self.keys = self._keys()
+        self.table = None    # {"players": n, "rest": {identity: dealt count}} when a game is replayed at a table
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
         # the engine names a random pick by its filter and binding only, so two 随机 effects of
         # one use pick the same player; True gives each effect its own pick instead
@@ -802,13 +803,15 @@ class Interp:
         if not isinstance(n, dict):
             return 0
         if "count" in n:
-            return sum(1 for i in range(self.k) if self.filter(n["count"], i, w, st))
+            return sum(1 for i in range(self.k) if self.filter(n["count"], i, w, st)) + \
+                sum(c for c, v in self.rest_views(st) if self.filter(n["count"], REST, w, v))
         if "counter" in n:
             return st[self.counter_key(n["counter"], n.get("who"), w)]
         if "players" in n:
-            return self.k
+            return self.table["players"] if self.table else self.k
         if "vote_weights" in n:
-            return sum(st[("votes", i)] for i in range(self.k) if self.filter(n["vote_weights"], i, w, st))
+            return sum(st[("votes", i)] for i in range(self.k) if self.filter(n["vote_weights"], i, w, st)) + \
+                sum(c for c, v in self.rest_views(st) if self.filter(n["vote_weights"], REST, w, v))
         if "votes_for" in n:
             return sum(self.received(st, i) for i, g in self.slots(n["votes_for"], w) if self.in_slot(st, i, g, w))
         if "strength" in n:
@@ -896,10 +899,11 @@ class Interp:
                 return st[("phase_is", c["phase"])]
             return phase == c["phase"] or self.rs.window_of(phase) == c["phase"]
         if "every" in c:
-            return all(not self.filter(c["every"], i, w, st) or self.filter(c.get("satisfies") or {}, i, w, st)
-                       for i in range(self.k))
+            ok = lambda i, v: not self.filter(c["every"], i, w, v) or self.filter(c.get("satisfies") or {}, i, w, v)  # noqa: E731
+            return all(ok(i, st) for i in range(self.k)) and all(ok(REST, v) for _, v in self.rest_views(st))
         if "none" in c:
-            return not any(self.filter(c["none"], i, w, st) for i in range(self.k))
+            return not any(self.filter(c["none"], i, w, st) for i in range(self.k)) and \
+                not any(self.filter(c["none"], REST, w, v) for _, v in self.rest_views(st))
         op = COMPARE[c.get("op", ">=")]
         if "count" in c:
             return op(self.num({"count": c["count"]}, w, st), self.num(c.get("value", 1), w, st))
@@ -1269,8 +1273,63 @@ class Interp:
         if not f.win:
             return False
         # a faction wins through its players, and not while its own lose condition holds
-        return any(st[("faction", i)] == faction for i in range(self.k)) and self.cond(f.win, {}, st) and \
-            not (f.lose and self.cond(f.lose, {}, st))
+        member = any(st[("faction", i)] == faction for i in range(self.k)) or \
+            any(v[("faction", REST)] == faction for _, v in self.rest_views(st))
+        return member and self.cond(f.win, {}, st) and not (f.lose and self.cond(f.lose, {}, st))
+
+    def game_over(self, st) -> bool:
+        """Some faction has won (one that only shares another's win does not end the game)."""
+        return any(self.faction_goal(st, f) if not self.rs.factions[f].shares_win else st[("win", f)]
+                   for f in self.factions)
+
+    # ---- a table larger than the slots (a replayed game; mirror of models/encoding/table.py) ----
+    def rest_views(self, st) -> list:
+        """(how many, what one looks like) for the players outside the slots: per identity,
+        the living (st[("rest", r)]) and the voted out, each as dealt."""
+        if not self.table:
+            return []
+        out = []
+        for r, dealt in sorted(self.table["rest"].items()):
+            alive = st[("rest", r)]
+            for living, count in ((True, alive), (False, dealt - alive)):
+                if count:
+                    out.append((count, RestPlayer(self, st, r, living)))
+        return out
+
+
+REST = 1000   # the index a player outside the slots is read at
+
+
+class RestPlayer:
+    """The state as seen at one player outside the slots: their values are the dealt ones."""
+
+    def __init__(self, it: "Interp", st, role: str, alive: bool):
+        self.it, self.st, self.role, self.alive = it, st, role, alive
+
+    def __getitem__(self, key):
+        mine = (key[0] == "counter" and len(key) == 3 and key[2] == REST) or (len(key) >= 2 and key[1] == REST)
+        if not mine:
+            return self.st[key]
+        head, it = key[0], self.it
+        if head in ("role", "dealt"):
+            return self.role
+        if head == "faction":
+            return it.initial_faction_of_role(self.role)
+        if head == "alive":
+            return self.alive
+        if head == "status":
+            return key[2] in it.initial_statuses(self.role)
+        if head == "label":
+            return key[2] in it.initial_labels(self.role)
+        if head == "votes":
+            return 1
+        if head == "counter":
+            return it.rs.counters[key[1]].initial
+        if head in ("spent", "received", "cause"):
+            return 0
+        if head == "ballot":
+            return -1
+        return False   # dying, lost, gained
 
 
 @dataclass

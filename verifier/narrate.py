@@ -71,6 +71,13 @@ def witness_json(start: dict) -> dict:
     return {"|".join(str(p) for p in key): value for key, value in sorted(start.items(), key=lambda kv: repr(kv[0]))}
 
 
+def game_json(trace) -> dict:
+    """Witness fields (findings/v1 addition) to replay a trace as a game: the slots once setup
+    is over, the identities voted out on the quiet days, then the moves."""
+    return {"game": {"start": witness_json(trace.states[0]) if trace.states else {},
+                     "quiet": list(trace.quiet), "moves": list(trace.moves)}}
+
+
 def key_from_json(text: str) -> tuple:
     parts = text.split("|")
     out = []

@@ -234,6 +234,20 @@ class Trace:
     states: list[dict] = field(default_factory=list)
     used: list[str] = field(default_factory=list)   # uids of the skills the trace uses
     table: tuple | None = None   # (players, {identity: count} outside the slots) when dealt at a table
+    quiet: list[str] = field(default_factory=list)   # the identities voted out on the quiet days, in order
+    moves: list[dict] = field(default_factory=list)  # the trace's moves, for a replay (move_json)
+
+
+def move_json(mv: Move) -> dict:
+    """A move as plain data: what an independent interpreter needs to replay it."""
+    if mv.skill is not None:
+        return {"move": "skill", "skill": mv.skill.uid, "self": mv.binding.self_slot,
+                "targets": list(mv.binding.targets), "others": dict(mv.binding.others)}
+    if mv.label == "vote":
+        return {"move": "vote", "self": mv.binding.self_slot}
+    if mv.label == "vote-rest":
+        return {"move": "vote-rest", "role": mv.role}
+    return {"move": mv.label}
 
 
 @dataclass
@@ -262,7 +276,8 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
     table=False: the slots are the whole table (a small game; never a witness).
     quiet: up to that many quiet days (quiet.py) come between setup and states[0], where
     these rules allow them."""
-    who = quiet_identities(world.rs, world.vocab.rest_roles) if table and quiet else ()
+    # quiet days need players outside the slots: a table of the size the setup states
+    who = quiet_identities(world.rs, world.vocab.rest_roles) if table and quiet and players_range(world.rs) else ()
     quiet = quiet if who else 0
     key = (depth, tuple(s.uid for s in skills), symmetric, table, quiet)
     cache = world.__dict__.setdefault("_unrolled", {})
@@ -424,15 +439,18 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     m = ans.model
     decoded = [concrete(m, s, world.sorts) for s in states]
     steps: list[str] = quiet_days_text(m, u)
+    quiet_roles = [mv.role for mv in quiet_outs(m, u)]
     used: list[str] = []
+    moves: list[dict] = []
     table = composition(m, u.table) if u.table else None
     with at_table(world, u.table):
         if _goal_met(m, goal, states[0]):
-            return Trace(ans, steps, decoded[:1], table=table)
+            return Trace(ans, steps, decoded[:1], table=table, quiet=quiet_roles)
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         steps.append(move_text(mv))
+        moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
         with at_table(world, u.table):
@@ -440,16 +458,19 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         if met or t == depth - 1:
             decoded = decoded[: t + 2]
             break
-    return Trace(ans, steps, decoded, sorted(set(used)), table)
+    return Trace(ans, steps, decoded, sorted(set(used)), table, quiet_roles, moves)
+
+
+def quiet_outs(m, u: Unrolled) -> list[Move]:
+    """The vote-outs of a model's quiet days, in order (the idle days left out)."""
+    idxs = [m.eval(sel, model_completion=True).as_long() for sel in u.quiet_sels]
+    return [u.quiet.moves[i] for i in idxs if i >= 0]
 
 
 def quiet_days_text(m, u: Unrolled) -> list[str]:
-    """The quiet days of a model's game, one line each (the idle ones are left out)."""
-    out = []
-    for sel in u.quiet_sels:
-        idx = m.eval(sel, model_completion=True).as_long()
-        if idx >= 0:
-            out.append(f"第 {len(out) + 1} 天：{move_text(u.quiet.moves[idx])}（此前的夜晚与当天无人发动技能、无人因技能出局）")
+    """The quiet days of a model's game, one line each."""
+    out = [f"第 {n} 天：{move_text(mv)}（此前的夜晚与当天无人发动技能、无人因技能出局）"
+           for n, mv in enumerate(quiet_outs(m, u), 1)]
     if out:
         out.append(f"第 {len(out) + 1} 天起：")
     return out

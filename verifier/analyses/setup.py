@@ -9,7 +9,7 @@ from models.encoding.reach import won_at_setup
 from models.encoding.solver import Solver
 
 from ..findings import Finding
-from ..narrate import describe_player, table_json, table_text
+from ..narrate import describe_player, game_json, table_json, table_text
 from .base import Analysis, Context
 from .influence import reads_of
 
@@ -92,7 +92,8 @@ class Setup(Analysis):
             scenario={"roles": [describe_player(cx.rs, trace.states[0], i) for i in range(cx.world.k)] + ([rest] if rest else []),
                       "steps": [f"{size}，发牌" if size else "发牌"] + (trace.steps or ["开局阶段结算完毕"]),
                       "outcomes": [f"{name}已满足胜利条件"]},
-            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table)},
+            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
+                     "claim": {"win": [name]}},
             question=f"开局时{name}的胜利条件就已成立，是否应改写该条件？",
         )], {"kind": "trace", "skills": trace.used}
 

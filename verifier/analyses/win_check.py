@@ -9,7 +9,7 @@ from models.encoding.quiet import ON_GOING_OUT
 from models.encoding.win_check import trigger_after_win
 
 from ..findings import Finding
-from ..narrate import describe_player, table_json, table_text
+from ..narrate import describe_player, game_json, table_json, table_text
 from .base import Context
 from .pending import trace_skills
 
@@ -69,7 +69,11 @@ class WinCheckOrder:
                       "steps": [size + "，开局后"] * bool(size) + trace.steps,
                       "outcomes": [f"立即判定胜负：{now_t}获胜，{cx.skill_text(skill)}不发动",
                                    f"先结算（{use}），再判定：满足胜利条件的是{then_t}"]},
-            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table)},
+            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
+                     "claim": {"game_over": True, "then": {"move": "skill", "skill": skill.uid,
+                                                           "self": mv.binding.self_slot, "targets": list(mv.binding.targets),
+                                                           "others": dict(mv.binding.others)},
+                               "win_after": list(res.then)}},
             question=f"{gone}{event}使{now_t}达成胜利条件时，{cx.skill_text(skill)}还能发动吗？",
             rulings=({"ruling": "立即判定胜负，不再发动", "outcome": f"{now_t}获胜"},
                      {"ruling": f"先结算{cx.skill_text(skill)}，再判定胜负", "outcome": f"满足胜利条件的是{then_t}"}),

@@ -9,7 +9,7 @@ from models.encoding.reach import (both_win, bounded_trace, faction_goal, possib
                                    still_inductive)
 
 from ..findings import Finding
-from ..narrate import describe_player, table_json, table_text
+from ..narrate import describe_player, game_json, table_json, table_text
 from .base import Analysis, Context
 from .influence import reads_of
 from .pending import trace_skills
@@ -124,7 +124,8 @@ class SimultaneousWin(Analysis):
                       "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即满足"]),
                       "outcomes": [f"此时{a}与{b}同时满足胜利条件"] +
                                   [describe_player(rs, last, i) for i in range(cx.world.k)]},
-            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table)},
+            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
+                     "claim": {"win": [a, b]}},
             question=f"{a}与{b}同时满足胜利条件时，谁获胜？",
             rulings=({"ruling": f"{a}优先", "outcome": f"{a}获胜"}, {"ruling": f"{b}优先", "outcome": f"{b}获胜"},
                      {"ruling": "共同获胜", "outcome": f"{a}与{b}共同获胜"}),

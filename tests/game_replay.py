@@ -1,0 +1,172 @@
+"""Replay a witnessed game (a finding's witness "game") through the independent interpreter
+(tests/brute_force.py), as a whole game from the slots once setup is over: the table, the
+quiet days, every move checked for legality at its turn, and the finding's claim at the end.
+
+Legality here is written from models/LANGUAGE.md and the issue, not from the engine: a move
+happens only while nobody has won (unless the text lets going-out triggers fire after a win),
+its actor holds the skill and may use it (interpreter's `enabled`: alive, timing-free, filter,
+condition, not blocked, per-game limit), a skill limited per day/phase is used at most its
+count between two new days (all holders together when shared), one vote-out a day, skill uses
+of a day follow the order of their phases, and a trigger answering a going out comes right
+after it. Free values the engine leaves open (opaque conditions, chances) are tried every way.
+"""
+from __future__ import annotations
+
+import brute_force as bf
+from verifier.narrate import key_from_json
+
+ON_GOING_OUT = ("went_out", "killed")
+
+
+def temporary_statuses(rs) -> set[str]:
+    """Statuses only ever granted for a phase, a day or until a phase, and never dealt."""
+    spans: dict[str, set] = {}
+    for e in rs.effects():
+        a = e.args if isinstance(e.args, dict) else {}
+        if e.kind == "grant_status" and isinstance(a.get("status"), str):
+            d = str(a.get("duration") or "permanent")
+            spans.setdefault(a["status"], set()).add(d in ("phase", "day") or d.startswith("until:"))
+    dealt = {s for r in rs.roles.values() for s in (r.statuses or ())}
+    dealt |= {s for lab in rs.labels.values() for s in lab.implies_statuses}
+    return {s for s, kinds in spans.items() if kinds == {True} and s not in dealt}
+
+
+def _day_rank(rs, skill) -> int | None:
+    if not skill.timing or skill.trigger:
+        return None
+    order = []
+    for p in rs.phases:
+        w = rs.window_of(p.name)
+        if not p.once and w not in order:
+            order.append(w)
+    ranks = [order.index(rs.window_of(p)) for p in skill.timing if rs.window_of(p) in order]
+    return min(ranks) if ranks else None
+
+
+class Illegal(Exception):
+    pass
+
+
+def _replay(rs, it: bf.Interp, w: dict, st):
+    by_uid = {s.uid: s for s in rs.skills}
+    game = w["game"]
+    after_triggers = (rs.win_check or {}).get("when") == "after_triggers"
+    k = it.k
+    if it.table:
+        if it.table["players"] != k + sum(it.table["rest"].values()):
+            raise Illegal("the table's size is not the slots plus the rest")
+        st = st.set({("rest", r): c for r, c in it.table["rest"].items()})
+    for role in game["quiet"]:
+        if it.game_over(st):
+            raise Illegal("a quiet day after the game ended")
+        if st[("rest", role)] <= 0:
+            raise Illegal(f"no living {role} outside the slots to vote out")
+        st = st.set({("rest", role): st[("rest", role)] - 1})
+    temporary = temporary_statuses(rs)
+    used: dict[tuple, int] = {}
+    votes, rank, prev = 0, -1, None
+    for mv in game["moves"]:
+        skill = by_uid.get(mv.get("skill")) if mv["move"] == "skill" else None
+        late = skill is not None and (skill.trigger or {}).get("event") in ("went_out", "about_to_go_out", "killed")
+        if it.game_over(st) and not (after_triggers and late):
+            raise Illegal("a move after the game ended")
+        if mv["move"] == "skill":
+            b = bf.Bind(mv["self"], tuple(mv["targets"]), tuple(sorted(mv["others"].items())))
+            if not it.enabled(st, skill, b):
+                raise Illegal(f"{skill.name} cannot be used here")
+            u = skill.uses or {}
+            if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int):
+                key = (skill.uid, None if u.get("shared") else mv["self"])
+                used[key] = used.get(key, 0) + 1
+                if used[key] > u["count"]:
+                    raise Illegal(f"{skill.name} used more often in a day than it may")
+            r = _day_rank(rs, skill)
+            if r is not None:
+                if r < rank:
+                    raise Illegal(f"{skill.name} before a phase that comes earlier the same day")
+                rank = r
+            if (skill.trigger or {}).get("event") in ON_GOING_OUT:
+                victim = mv["others"].get("victim", mv["self"])
+                if prev is None or (not prev_alive.get(victim, False) and not prev_trigger):
+                    raise Illegal(f"{skill.name} does not follow the going out it answers")
+            prev_trigger = (skill.trigger or {}).get("event") in ON_GOING_OUT
+            prev_alive = {i: st[("alive", i)] for i in range(k)}
+            st = it.run(st, skill, b)
+        else:
+            prev_trigger = False
+            prev_alive = {i: st[("alive", i)] for i in range(k)}
+            if mv["move"] in ("vote", "vote-rest"):
+                votes += 1
+                if votes > 1:
+                    raise Illegal("two vote-outs in one day")
+            if mv["move"] == "vote":
+                i = mv["self"]
+                if not st[("alive", i)]:
+                    raise Illegal("voting out a player who is out")
+                upd = {("alive", i): False, ("dying", i): False}
+                if it.causes:
+                    upd[("cause", i)] = it.cause_value("投票")
+                st = st.set(upd)
+            elif mv["move"] == "vote-rest":
+                if st[("rest", mv["role"])] <= 0:
+                    raise Illegal(f"no living {mv['role']} outside the slots")
+                st = st.set({("rest", mv["role"]): st[("rest", mv["role"])] - 1})
+            elif mv["move"] == "settle":
+                st = st.set({key: v for i in range(k) for key, v in
+                             ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
+            elif mv["move"] == "day":
+                used, votes, rank = {}, 0, -1
+                st = st.set({("status", i, s): False for i in range(k) for s in temporary})
+        prev = mv
+    return st
+
+
+def _claim(rs, it: bf.Interp, w: dict, st) -> bool:
+    claim = w.get("claim") or {}
+    if "win" in claim and not all(it.faction_goal(st, f) for f in claim["win"]):
+        return False
+    if claim.get("game_over"):
+        if not it.game_over(st):
+            return False
+        mv = claim["then"]
+        skill = next(s for s in rs.skills if s.uid == mv["skill"])
+        b = bf.Bind(mv["self"], tuple(mv["targets"]), tuple(sorted(mv["others"].items())))
+        if not it.enabled(st, skill, b):
+            return False
+        after = it.run(st, skill, b)
+        after = after.set({key: v for i in range(it.k) for key, v in
+                           ((("alive", i), after[("alive", i)] and not after[("dying", i)]), (("dying", i), False))})
+        won = sorted(f for f in it.factions if it.faction_goal(after, f))
+        if won != sorted(claim["win_after"]):
+            return False
+    return True
+
+
+def replay_game(rs, w: dict) -> tuple[bool, str]:
+    """(reproduced, why not) for a witness with a "game"."""
+    start = {key_from_json(k): v for k, v in w["game"]["start"].items()}
+    k = len({key[1] for key in start if key[0] == "alive"})
+    it = bf.Interp(rs, k)
+    if "table_players" in w:
+        it.table = {"players": w["table_players"], "rest": dict(w.get("rest") or {})}
+    fixed = {key: v for key, v in start.items() if key in set(it.keys)}
+    reasons = []
+
+    def run(st) -> bool:
+        if not it.realizable(st):
+            reasons.append("the start is not a state the rules allow")
+            return False
+        try:
+            end = _replay(rs, it, w, bf.View(st))
+        except Illegal as exc:
+            reasons.append(str(exc))
+            return False
+        if not _claim(rs, it, w, end):
+            reasons.append("the claim does not hold at the end")
+            return False
+        return True
+
+    for _, ok in bf.explore(run, it.domain, fixed=fixed):
+        if ok:
+            return True, ""
+    return False, "; ".join(dict.fromkeys(reasons)) or "no assignment"
