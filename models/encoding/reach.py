@@ -105,7 +105,9 @@ class Transitions:
         if self.quiet is not None:
             self.moves = [Move(None, None, "vote-rest", r) for r in self.quiet]
             return self
-        for s in self.skills:
+        # in the order of the day: the moves of one phase are one range of move numbers
+        for s in sorted(self.skills, key=lambda s: (_skill_rank(self.world.rs, s) is None,
+                                                    _skill_rank(self.world.rs, s) or 0)):
             for b in bindings_for(self.world, s, range(self.world.k)):
                 self.moves.append(Move(s, b, s.name))
         for j in range(self.world.k):
@@ -310,6 +312,19 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
     return cache[key]
 
 
+def _among(sel, idxs: list[int]) -> z3.BoolRef:
+    """sel is one of idxs, as a few ranges (a skill's moves are numbered one after another:
+    one test per range keeps the terms small)."""
+    runs: list[list[int]] = []
+    for i in sorted(idxs):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return z3.Or([sel == lo if lo == hi else z3.And(sel >= lo, sel <= hi) for lo, hi in runs] +
+                 [z3.BoolVal(False, sel.ctx)])
+
+
 def _daily(mv: Move) -> int | None:
     """The count of a use limit per day or per phase on the move's skill (a vote-out: one a day)."""
     if mv.label in ("vote", "vote-rest"):
@@ -338,18 +353,22 @@ def use_limits(trans: Transitions, sels: list) -> list:
             continue
         used = z3.IntVal(0, sels[0].ctx)
         for sel in sels:
-            used = z3.If(z3.Or([sel == i for i in day]), 0, used + z3.If(z3.Or([sel == i for i in idxs]), 1, 0))
+            used = z3.If(_among(sel, day), 0, used + z3.If(_among(sel, idxs), 1, 0))
             out.append(used <= count)
     return out
 
 
 def _rank(rs, mv: Move) -> int | None:
-    """The place in the day of the move's skill: its earliest window, in the order the
-    text gives the phases (None: no timing, e.g. votes and triggers)."""
-    if mv.skill is None or not mv.skill.timing or mv.skill.trigger:
+    """The place in the day of the move's skill (None: votes and other moves)."""
+    return _skill_rank(rs, mv.skill) if mv.skill is not None else None
+
+
+def _skill_rank(rs, skill: Skill) -> int | None:
+    """Its earliest window, in the order the text gives the phases (None: no timing, e.g. triggers)."""
+    if not skill.timing or skill.trigger:
         return None
     order = list(dict.fromkeys(rs.window_of(p.name) for p in rs.phases if not p.once))
-    ranks = [order.index(rs.window_of(p)) for p in mv.skill.timing if rs.window_of(p) in order]
+    ranks = [order.index(rs.window_of(p)) for p in skill.timing if rs.window_of(p) in order]
     return min(ranks) if ranks else None
 
 
@@ -362,12 +381,15 @@ def phase_order(trans: Transitions, sels: list) -> list:
     ctx = sels[0].ctx
     day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
     out, now = [], z3.IntVal(-1, ctx)
+    by_rank: dict[int, list[int]] = {}
+    for i, r in ranked:
+        by_rank.setdefault(r, []).append(i)
     for sel in sels:
         rank = z3.IntVal(-1, ctx)
-        for i, r in ranked:
-            rank = z3.If(sel == i, r, rank)
+        for r, idxs in sorted(by_rank.items()):
+            rank = z3.If(_among(sel, idxs), r, rank)
         out.append(z3.Or(rank == -1, now <= rank))
-        now = z3.If(z3.Or([sel == i for i in day]), -1, z3.If(rank == -1, now, rank))
+        now = z3.If(_among(sel, day), -1, z3.If(rank == -1, now, rank))
     return out
 
 
@@ -386,14 +408,14 @@ def going_out_timing(trans: Transitions, sels: list, states: list) -> list:
     chain = [i for g in groups.values() for i in g]
     for (_, _, victim), idxs in sorted(groups.items(), key=repr):
         for t, sel in enumerate(sels):
-            this = z3.Or([sel == i for i in idxs])
+            this = _among(sel, idxs)
             if t == 0:
                 out.append(z3.Not(this))
                 continue
             just = z3.Or(states[t - 1][("alive", victim)], z3.Or([sels[t - 1] == i for i in chain]))
             out.append(z3.Implies(this, just))
         if len(sels) > 1:
-            out.append(z3.Sum([z3.If(z3.Or([sel == i for i in idxs]), 1, 0) for sel in sels]) <= 1)
+            out.append(z3.Sum([z3.If(_among(sel, idxs), 1, 0) for sel in sels]) <= 1)
     return out
 
 
