@@ -13,7 +13,9 @@ import z3
 
 from ..domain import Skill
 from .decode import concrete
-from .reach import bindings_for, game_over, history_of, quiet_days_text, unrolled, TRACE_BUDGET
+from .reach import bindings_for, game_over, history_of, quiet_days_text, unrolled
+
+CONFIRM_BUDGET = 2   # times the rlimit: one game question per ambiguity, kept short
 from .scenarios import _shared
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -78,12 +80,13 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                     depth: int, skills: list, quiet: int = 0) -> ReadingResult:
     """The same question in a game: from a legal deal at the table, at most depth legal moves
     (after quiet days where allowed), nobody has won yet, and then the use differs."""
-    u = unrolled(world, solver, depth, skills, quiet=quiet)
+    # every deal (not only slot-ordered ones), so the user can be slot 0: a k times smaller question
+    u = unrolled(world, solver, depth, skills, symmetric=False, quiet=quiet)
     var = world.sem.reading_var(ambiguity)
     goals = []
     with at_table(world, u.table):
         for t, st in enumerate(u.states):
-            for b in bindings_for(world, skill, range(world.k)):
+            for b in bindings_for(world, skill, [0]):
                 try:
                     d, si, sj, keys = _outcome_pair(world, st, skill, b, var, i, j, outcome)
                 except Unbound:
@@ -94,7 +97,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
         return ReadingResult(Answer("unsat"))
     # the game before the use is played under option i (the scenario says so)
     ans = solver.check(u.constraints + [var == i, z3.Or([g for _, _, g, _, _, _ in goals])], "reading-game",
-                       rlimit=solver.rlimit * TRACE_BUDGET)
+                       rlimit=solver.rlimit * CONFIRM_BUDGET)
     if not ans.sat:
         return ReadingResult(ans)
     m = ans.model

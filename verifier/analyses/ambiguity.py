@@ -61,6 +61,8 @@ class Ambiguity(Analysis):
         outcome = cx.__dict__.setdefault("_order_outcome", read_somewhere(rs))
         depth, quiet = int(rs.bounds["depth"]), int(rs.bounds["quiet"])
         undecided = ""
+        # one game question per ambiguity (the first use that differs abstractly): each is a
+        # bounded trace at the table, the costly part of this check
         for (i, a), (j, b) in combinations(enumerate(options), 2):
             for s in skills:
                 res = reading_question(cx.world, cx.solver, name, s, i, j, outcome)
@@ -69,16 +71,18 @@ class Ambiguity(Analysis):
                     continue
                 if not res.answer.sat:
                     continue
-                # a short game first; quiet days (an endgame) only if that finds none
-                for q in dict.fromkeys((0, quiet)):
+                game = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth,
+                                       trace_skills(rs, cx.world), 0)
+                if game.answer.status == "unsat" and quiet:
                     game = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth,
-                                           trace_skills(rs, cx.world), q)
-                    if game.answer.status != "unsat":
-                        break
+                                           trace_skills(rs, cx.world), quiet)
                 if game.answer.sat:
                     yield self._finding(cx, amb, s, (a, b), game, where)
                     return
                 undecided = game.answer.reason or "只在抽象状态中不同，界限内的对局未出现"
+                break
+            if undecided:
+                break
         if undecided:
             yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
                           message=f"歧义「{name}」的各种理解是否导致不同结果，未能判定（{undecided}）。",
