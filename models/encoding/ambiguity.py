@@ -15,7 +15,7 @@ from ..domain import Skill
 from .decode import concrete
 from .reach import bindings_for, game_over, history_of, quiet_days_text, unrolled
 
-CONFIRM_BUDGET = 2   # times the rlimit: one game question per ambiguity, kept short
+CONFIRM_BUDGET = 10   # times the rlimit: one game question per ambiguity
 from .scenarios import _shared
 from .semantics import Unbound
 from .solver import Answer, Solver
