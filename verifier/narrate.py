@@ -127,3 +127,13 @@ def table_json(table: tuple | None) -> dict:
     if not table:
         return {}
     return {"table_players": table[0], "rest": dict(sorted(table[1].items()))}
+
+
+def reason_zh(reason: str | None) -> str:
+    """Why a question stayed open, in the words of the report (the solver's own reason is English)."""
+    reason = reason or ""
+    if "cancel" in reason or "resource" in reason or "rlimit" in reason or "timeout" in reason:
+        return "求解预算 rlimit 用尽"
+    return {"facts do not exclude the win": "找到的不变式不排除这一胜利",
+            "no inductive facts": "没有找到成立的不变式",
+            "invariant step unknown": "不变式的检查超出求解预算"}.get(reason, reason or "求解器未给出结论")

@@ -14,14 +14,14 @@ import z3
 from ..domain import Skill
 from .decode import concrete
 from .reach import bindings_for, game_over, history_of, quiet_days_text, unrolled
-
-CONFIRM_BUDGET = 10   # times the rlimit: one game question per ambiguity
 from .scenarios import _shared
 from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import State
 from .table import at_table, composition
 from .world import Binding, World
+
+CONFIRM_BUDGET = 10   # times the rlimit: one game question per ambiguity
 
 
 @dataclass

@@ -7,7 +7,7 @@ from typing import Iterator
 from models.encoding.ambiguity import confirm_reading, reading_question
 
 from ..findings import Finding
-from ..narrate import describe_player, describe_value, table_json, table_text
+from ..narrate import describe_player, describe_value, reason_zh, table_json, table_text
 from .base import Analysis, Context
 from .influence import read_somewhere
 from .pending import trace_skills
@@ -67,7 +67,7 @@ class Ambiguity(Analysis):
             for s in skills:
                 res = reading_question(cx.world, cx.solver, name, s, i, j, outcome)
                 if res.answer.status == "unknown":
-                    undecided = res.answer.reason
+                    undecided = reason_zh(res.answer.reason)
                     continue
                 if not res.answer.sat:
                     continue
@@ -79,7 +79,7 @@ class Ambiguity(Analysis):
                 if game.answer.sat:
                     yield self._finding(cx, amb, s, (a, b), game, where)
                     return
-                undecided = game.answer.reason or "只在抽象状态中不同，界限内的对局未出现"
+                undecided = reason_zh(game.answer.reason) if game.answer.reason else "只在抽象状态中不同，界限内的对局未出现"
                 break
             if undecided:
                 break

@@ -12,11 +12,11 @@ from models.encoding.semantics import Unbound
 from models.encoding.world import Binding
 
 from ..findings import Finding
-from ..narrate import describe_player, named_in, player, relevant
+from ..narrate import describe_player, named_in, player, reason_zh, relevant
 from .base import Context
 from .contradiction import Contradiction
 from .influence import skill_reads
-from .order import MESSAGE_MAX, budget_reason
+from .order import MESSAGE_MAX
 
 WHO_ZH = {"self": "发动者", "target": "其目标", "caster": "发动者", "victim": "出局者", "source": "出局的来源"}
 FILTER_ZH = {  # key -> (text when true, text when false); a value is appended where the key takes one
@@ -91,7 +91,7 @@ class ForcedTarget(Contradiction):
                 return
             yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(skill.name, forced.name),
                           message=f"{cx.skill_text(skill)}强制指定的目标是否可能被{cx.skill_text(forced)}的目标规则禁止，"
-                                  f"在求解预算内未能判定（{budget_reason(unknown)}）。",
+                                  f"在求解预算内未能判定（{reason_zh(unknown)}）。",
                           message_en=f"Whether '{skill.name}' can force '{forced.name}' onto a target it forbids "
                                      f"was not decided within the budget.",
                           locations=cx.locs(e.where, forced.where), key=("forced-target", skill.uid, forced.uid, reason))

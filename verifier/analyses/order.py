@@ -6,7 +6,8 @@ from typing import Iterator
 from models.encoding.scenarios import confirm_order, order_question
 
 from ..findings import Finding
-from ..narrate import (describe_player, describe_value, named_in, player, players_in, relevant, table_json, table_text,
+from ..narrate import (describe_player, describe_value, named_in, player, players_in, reason_zh, relevant, table_json,
+                       table_text,
                        witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere, skill_reads, skill_writes
@@ -84,7 +85,7 @@ class OrderDependence(Analysis):
         if game.answer.sat:
             yield self._finding(cx, cand, game)
         else:
-            why = budget_reason(game.answer.reason) if game.answer.status == "unknown" else \
+            why = reason_zh(game.answer.reason) if game.answer.status == "unknown" else \
                 f"开局后 {depth} 步内没有合法对局走到这一情形"
             yield self._unconfirmed(cx, cand, why)
 
@@ -158,7 +159,7 @@ class OrderDependence(Analysis):
     def _unknown(self, cx: Context, cand: Candidate, reason: str) -> Finding:
         a, b = cand.a.skill, cand.b.skill
         return Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a.name, b.name),
-                       message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序问题在求解预算内未能判定（{budget_reason(reason)}）。",
+                       message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序问题在求解预算内未能判定（{reason_zh(reason)}）。",
                        locations=cx.locs(a.where, b.where), key=("order", a.uid, b.uid))
 
 
@@ -169,12 +170,6 @@ MESSAGE_MAX = 200   # one sentence a judge reads; the details are in the scenari
 def _short(sentence: str, detail: str) -> str:
     whole = sentence + detail + "。"
     return whole if len(whole) <= MESSAGE_MAX else sentence + "（见结果）。"
-
-
-def budget_reason(reason: str) -> str:
-    if "cancel" in reason or "resource" in reason or "rlimit" in reason:
-        return "求解预算 rlimit 用尽"
-    return reason or "求解器未给出结论"
 
 
 def _bindings(cand: Candidate) -> list:

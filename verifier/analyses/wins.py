@@ -2,14 +2,18 @@
 and can two factions win at once with no priority between them."""
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 from typing import Iterator
 
+from models.encoding.solver import Solver
+from models.encoding.world import World
 from models.encoding.reach import (both_win, bounded_trace, faction_goal, possible_somewhere, prove_unreachable,
                                    still_inductive)
 
 from ..findings import Finding
-from ..narrate import describe_player, game_json, table_json, table_text
+from ..narrate import describe_player, game_json, reason_zh, table_json, table_text
+from .ambiguity import readers
 from .base import Analysis, Context
 from .influence import reads_of
 from .pending import trace_skills
@@ -62,12 +66,62 @@ class ImpossibleWin(Analysis):
                 witness={"kind": "invariant", "faction": name, "facts": [c.name for c in proof.facts]},
                 question=f"{name}的胜利条件是否应理解为另一种含义？",
             )], {"kind": "invariant", "facts": proof.inductive}
+        split = self._by_reading(cx, name, f)
+        if split:
+            return split, {"kind": "none"}
         return [Finding(
             kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-            message=f"在 {cx.world.k} 名玩家、{depth} 步内找不到{name}获胜的过程，也未能证明其不可能（{proof.reason or proof.answer.reason}）。",
+            message=f"在 {cx.world.k} 名玩家、{depth} 步内找不到{name}获胜的过程，也未能证明其不可能（{reason_zh(proof.reason or proof.answer.reason)}）。",
             message_en=f"No win of {name} within bounds, and no proof it is impossible.",
             locations=cx.locs(f.where), key=("win", name),
         )], {"kind": "none"}
+
+
+    def _by_reading(self, cx: Context, name: str, f) -> list[Finding]:
+        """With every reading free the win is neither found nor ruled out: fix one ambiguity
+        at a time (the others stay free, so a proof holds for all of them). A win impossible
+        under one option and not under another is the ambiguity's consequence to report."""
+        depth = int(cx.rs.bounds["depth"])
+        for amb in cx.rs.ambiguities:
+            if cx.rs.ruled_option(amb["name"]) is not None or not readers(cx.rs, amb["name"]):
+                continue
+            proved, open_ = {}, []
+            for opt in (o["name"] for o in amb["options"]):
+                rs_o = replace(cx.rs, rulings=[*cx.rs.rulings, {"ambiguity": amb["name"], "option": opt}])
+                w = World(rs_o, cx.world.k)
+                solver = Solver(w.ctx, cx.solver.rlimit)
+                solver.stats = cx.solver.stats   # the queries count with the rest of the check
+                trace = bounded_trace(w, solver, lambda st, w=w: faction_goal(w, st, name), depth,
+                                      f"win-{len(name)}", trace_skills(rs_o, w), table=False)
+                proof = None if trace.answer.sat else prove_unreachable(w, solver, name)
+                if proof is not None and proof.answer.unsat:
+                    proved[opt] = proof
+                else:
+                    open_.append(opt)
+            if not proved or not open_:
+                continue
+            first, proof = next(iter(proved.items()))
+            facts = "；".join(c.text for c in proof.facts)
+            others = "、".join(f"「{o}」" for o in open_)
+            return [Finding(
+                kind=self.kind, severity="error", verdict="proved", subjects=(name, amb["name"]),
+                message=f"按歧义「{amb['name']}」的「{first}」理解，{name}的胜利条件永远无法达成（{facts}）；"
+                        f"按{others}理解则不能证明这一点。",
+                message_en=f"Under one reading of {amb['name']}, the win condition of {name} can never be met (proved).",
+                locations=cx.locs(f.where, cx.src_where(amb.get("src"), cx.yaml_line(("ambiguities", cx.rs.ambiguities.index(amb))))), key=(name, amb["name"]),
+                scenario={"roles": [],
+                          "steps": [f"按「{o}」理解：不变式 {c.text}（开局后成立，且每个效果都保持它）"
+                                    for o, p in proved.items() for c in p.facts]
+                                   + [f"按「{o}」理解：找不到这样的不变式" for o in open_],
+                          "outcomes": [f"按「{o}」理解，{name}无法获胜" for o in proved]},
+                witness={"kind": "invariant", "faction": name, "reading": amb["name"],
+                         "options": {o: [c.name for c in p.facts] for o, p in proved.items()}},
+                question=f"{amb['text']}？（按「{first}」理解，{name}无法获胜）",
+                rulings=tuple({"ruling": o, "outcome": f"{name}无法获胜" if o in proved else f"未能证明{name}无法获胜"}
+                              for o in [*proved, *open_]),
+            )]
+        return []
+
 
 
 class SimultaneousWin(Analysis):
