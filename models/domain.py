@@ -147,6 +147,13 @@ class Skill:
         return "+".join(f"{v}" for _, v in sorted(self.owner.items()))
 
     @property
+    def min_targets(self) -> int:
+        if not self.targets:
+            return 0
+        low = self.targets.get("min", 1)
+        return 1 if low is None else int(low)
+
+    @property
     def max_targets(self) -> int:
         if not self.targets:
             return 0

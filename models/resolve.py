@@ -15,7 +15,7 @@ from .load_text import Bi, listed, msg, near_text
 from .schema import COMPARISONS, OPAQUE_WORDS, VOTE_OUT_CAUSES
 from .yaml_lines import LoadError, line_of
 
-WHO_WORDS = {"self", "target", "caster", "source", "victim", "all", "killer", "owner"}
+WHO_WORDS = {"self", "target", "target1", "target2", "target3", "caster", "source", "victim", "all", "killer", "owner"}
 
 # `$word` values each kind of name accepts (LANGUAGE.md); any other `$…` is a typo
 DOLLAR_WORDS: dict[str, set[str]] = {
@@ -249,6 +249,9 @@ class _Resolver:
                 self.who(args.get("to"), p + ("to",))
             if kind == "redirect":
                 for key in ("from", "to"):
+                    self.who(args.get(key), p + (key,))
+            if kind == "swap":
+                for key in ("a", "b"):
                     self.who(args.get(key), p + (key,))
             if kind == "set_role":
                 self.need("role", args.get("to"), p + ("to",))

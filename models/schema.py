@@ -14,7 +14,7 @@ from .schema_docs import DOCS
 EFFECT_KINDS = (
     "set_faction", "grant_status", "remove_status", "damage", "out", "prevent_out", "revive",
     "set_role", "gain_skill", "lose_skill", "refresh_skill", "add_label", "remove_label",
-    "counter", "vote_weight", "give_item", "redirect", "info", "win", "lose", "create", "opaque", "choose",
+    "counter", "vote_weight", "give_item", "redirect", "swap", "info", "win", "lose", "create", "opaque", "choose",
     "extra_use", "cooldown", "must_target", "disguise", "received_votes",
 )
 CONDITION_KINDS = (
@@ -109,6 +109,7 @@ EFFECT_ARGS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
     "received_votes": ({"who": WHO, "op": {"enum": list(COUNTER_OPS)}, "value": NUM}, ()),
     "give_item": ({"item": NAME, "to": WHO}, ("item",)),
     "redirect": ({"from": WHO, "to": WHO}, ("from", "to")),
+    "swap": ({"a": WHO, "b": WHO}, ()),
     "info": ({"to": WHO, "what": TEXT}, ()),
     "create": ({"role": NAME, "faction": NAME,
                 "seat": {"oneOf": [{"const": "chosen"}, obj("seat", {"next_to": WHO}, ("next_to",))]}}, ("role",)),

@@ -297,7 +297,8 @@ DOCS: dict[str, dict[str, str]] = {
         "vote_weight": "{who, op, value}: change who's vote weight.",
         "received_votes": "{who, op, value}: 被投票数多计 X 票.",
         "give_item": "{item, to}.",
-        "redirect": "{from, to}: later targeting of `from` goes to `to`.",
+        "redirect": "{from, to}: later targeting of `from` goes to `to` (until the day ends).",
+        "swap": "{a, b} (default target1, target2): later targeting of either goes to the other (until the day ends).",
         "info": "{to, what}: feedback only.",
         "win": "A faction, or $self (the holder's faction), wins.",
         "lose": "A faction, or $self (the holder's faction), loses.",
@@ -477,7 +478,9 @@ _EFFECT_ARG = {
     "duration": "permanent | phase | day | until:<phase>.", "kind": "The damage kind (a going-out cause).",
     "cause": "The going-out cause.", "deck": "Takes an undealt card: the setup's card counts still hold.",
     "skill": "The skill.", "label": "The label.", "name": "The counter.", "op": "add | sub | set | halve.",
-    "value": "The number.", "item": "The item.", "from": "Targeting of this player …", "what": "What is told.",
+    "value": "The number.", "item": "The item.", "from": "Targeting of this player …",
+    "a": "One of the two players swapped (default target1: the first target).",
+    "b": "The other (default target2: the second target).", "what": "What is told.",
     "role": "The role.", "faction": "The faction ($self: the holder's).",
     "seat": "next_to: who, or chosen.", "text": "The text the language cannot say.",
     "reads": "What it reads: faction, alive, role, status:<S>, counter:<C>, item:<I>, skills, votes, win.",
@@ -487,6 +490,6 @@ _EFFECT_ARG = {
 }
 for _kind in ("set_faction", "grant_status", "remove_status", "damage", "out", "prevent_out", "revive",
               "set_role", "gain_skill", "lose_skill", "refresh_skill", "add_label", "remove_label", "counter",
-              "vote_weight", "received_votes", "give_item", "redirect", "info", "create", "opaque", "extra_use",
+              "vote_weight", "received_votes", "give_item", "redirect", "swap", "info", "create", "opaque", "extra_use",
               "cooldown", "must_target", "disguise"):
     DOCS[f"effect.{_kind}"] = _EFFECT_ARG

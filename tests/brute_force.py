@@ -84,6 +84,8 @@ class Bind:
             d["$used"] = tuple(sorted({(i, name) for i, name, _ in self.window}))
             d["$targeted_by"] = tuple(sorted({(t, name) for _, name, ts in self.window for t in ts}))
             d["$window"] = tuple(sorted(self.window))
+        if self.targets:
+            d |= {f"target{n}": t for n, t in enumerate(self.targets, 1)}
         if target is not None:
             d["target"] = target
         elif self.targets:
@@ -186,6 +188,8 @@ class Interp:
                         and sk.name not in extra and "$all" not in extra}
         # going-out causes, kept per player when something reads one (LANGUAGE.md: cause)
         self.causes = self._causes()
+        # a swap or redirect: where targeting of each player lands (LANGUAGE.md: swap)
+        self.redirects = any(e.kind in ("swap", "redirect") for e in rs.effects())
         self.keys = self._keys()
         self.table = None    # {"players": n, "rest": {identity: dealt count}} when a game is replayed at a table
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
@@ -242,6 +246,8 @@ class Interp:
             out += [("role", i), ("faction", i), ("alive", i), ("dying", i), ("votes", i)]
             if self.causes:
                 out.append(("cause", i))
+            if self.redirects:
+                out.append(("redir", i))
             if self.ballots:
                 out += [("ballot", i), ("received", i)]
             if self.dealt_key:
@@ -278,6 +284,8 @@ class Interp:
             lo = spec.min if spec.min is not None else -COUNTER_SPAN
             hi = spec.max if spec.max is not None else max(lo, 0) + COUNTER_SPAN
             return tuple(range(lo, hi + 1))
+        if head == "redir":
+            return tuple(range(self.k))
         if head in ("item", "ballot"):
             return tuple(range(-1, self.k))
         if head == "received":
@@ -602,6 +610,8 @@ class Interp:
             if not st[("alive", i)] or st[("dying", i)] or st[("votes", i)] != 1:
                 return False
             if self.causes and st[("cause", i)] != 0:
+                return False
+            if self.redirects and st[("redir", i)] != i:
                 return False
             if self.dealt_key and st[("dealt", i)] != role:
                 return False
@@ -1241,13 +1251,28 @@ class Interp:
 
     def run(self, st: View, skill: Skill, b: Bind) -> View:
         """Resolve the skill: effects naming the target apply once per target, in order."""
+        # a chosen target whose targeting was moved (swap, redirect) is hit where it landed,
+        # as the moves stood when this skill began to resolve; the mover itself is not moved
+        moved = self.redirects and b.targets and not skill.trigger and \
+            not any(e.kind in ("swap", "redirect") for e in skill.all_effects())
+        lands = {t: (st[("redir", t)] if moved else t) for t in b.targets}
         for e in skill.effects:
-            if self.mentions_target(e) and len(b.targets) > 1:
+            if self.mentions_target(e) and (len(b.targets) > 1 or moved):
                 for t in b.targets:
-                    st = self.apply(e, st, b.words(t))
+                    st = self.apply(e, st, b.words(lands[t]))
             else:
                 st = self.apply(e, st, b.words())
         return self._spend(st, skill, b)
+
+    def _e_swap(self, e, a, st, w, pc):
+        x, y = self.one(a.get("a", "target1"), w), self.one(a.get("b", "target2"), w)
+        if not pc or x == y:
+            return st
+        return st.set({("redir", x): y, ("redir", y): x})
+
+    def _e_redirect(self, e, a, st, w, pc):
+        to = self.one(a.get("to"), w)
+        return st.set({("redir", i): to for i in self._each(a.get("from"), w, st, pc)})
 
     def _spend(self, st: View, skill: Skill, b: Bind) -> View:
         """A declared use counts against a per-game limit, even when it fails at its turn."""
@@ -1374,8 +1399,9 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
     ab = it.resolve(it.run(pre, *a), *b)
     ba = it.resolve(it.run(pre, *b), *a)
     written = set(ab.writes) | set(ba.writes)
-    # what a player out in both orders holds is no outcome (mirror of scenarios.OUT_IRRELEVANT)
-    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and
+    # what a player out in both orders holds is no outcome (mirror of scenarios.OUT_IRRELEVANT),
+    # nor is where targeting lands (LANGUAGE.md: swap, redirect)
+    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] != "redir" and
             (key[0] not in OUT_IRRELEVANT or ab[("alive", key[1])] or ba[("alive", key[1])])]
     return ab, ba, diff
 
@@ -1639,7 +1665,10 @@ def forced_contradictions(it: Interp, mode: str = "lazy", reading: str = "docume
                     at = View(st)
                     if documented:
                         for x in before:
-                            at = it.apply(x, at, bd.words())
+                            try:
+                                at = it.apply(x, at, bd.words())
+                            except Unbound:   # a swap of two targets, in a one-target binding
+                                return False
                         if e.kind in ("out", "damage") and not at[("alive", victim)]:
                             return False
                     return at[("status", victim, s.name)] and (e.guard is None or it.cond(e.guard, bd.words(), at))

@@ -116,7 +116,8 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
             elif mv["move"] == "day":
                 used, votes, rank = {}, 0, -1
-                st = st.set({("status", i, s): False for i in range(k) for s in temporary})
+                st = st.set({("status", i, s): False for i in range(k) for s in temporary} |
+                            ({("redir", i): i for i in range(k)} if it.redirects else {}))
         prev = mv
     return st
 

@@ -224,6 +224,13 @@ def skill(draw, w, name, j):
     if chance(draw, 4):
         s["condition"] = draw(conditions(w, ("self",)))
     s["effects"] = draw(st.lists(effects(w, words, j), min_size=1, max_size=3))
+    if "targets" in s and chance(draw, 6):
+        # a mover of targeting: a swap of its two targets, or the target's targeting moved to self
+        if draw(st.booleans()):
+            s["targets"]["min"] = s["targets"]["max"] = 2
+            s["effects"].insert(0, {"swap": {"a": "target1", "b": "target2"}})
+        else:
+            s["effects"].insert(0, {"redirect": {"from": "target", "to": "self"}})
     return s
 
 

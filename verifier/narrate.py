@@ -56,6 +56,8 @@ def describe_value(key: tuple, value) -> str:
         return f"{who}{key[1]} = {value}"
     if kind == "item":
         return f"{key[1]} 由 {player(value) if value >= 0 else '无人'} 持有"
+    if kind == "redir":
+        return f"以 {player(key[1])} 为目标的技能改为作用于 {player(value)}"
     if kind == "ballot":
         return f"{player(key[1])} 投票给 {player(value) if value >= 0 else '无人'}"
     return f"{key} = {value}"

@@ -43,7 +43,7 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, var, i: int
     res = {k: z3.If(en, post[k], st[k]) for k in st.terms}
     si = {k: z3.substitute(t, (var, z3.IntVal(i, ctx))) for k, t in res.items()}
     sj = {k: z3.substitute(t, (var, z3.IntVal(j, ctx))) for k, t in res.items()}
-    keys = [k for k in sorted(res, key=repr) if k[0] not in ("spent", "cause") and (outcome is None or outcome(k))
+    keys = [k for k in sorted(res, key=repr) if k[0] not in ("spent", "cause", "redir") and (outcome is None or outcome(k))
             and not si[k].eq(sj[k])]
     differs = z3.Or([si[k] != sj[k] for k in keys] + [z3.BoolVal(False, ctx)])
     return differs, State(si), State(sj), keys

@@ -154,7 +154,8 @@ class Transitions:
                     # statuses granted for a phase, a day or until a phase are gone by the next day
                     guard = z3.BoolVal(True, w.ctx)
                     new = st.set({("status", i, s): z3.BoolVal(False, w.ctx)
-                                  for s in temporary_statuses(w.rs) for i in range(w.k) if ("status", i, s) in st.terms})
+                                  for s in temporary_statuses(w.rs) for i in range(w.k) if ("status", i, s) in st.terms} |
+                                 {("redir", i): z3.IntVal(i, w.ctx) for i in range(w.k) if ("redir", i) in st.terms})
                 elif mv.label == "settle":
                     guard, new = z3.BoolVal(True, w.ctx), settled(w, st)
                 else:

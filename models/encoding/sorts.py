@@ -67,6 +67,9 @@ def make_sorts(rs: Ruleset, ctx: z3.Context) -> Sorts:
     return Sorts(ctx, fsort, dict(zip(fnames, fconsts)), rsort, dict(zip(rnames, rconsts)))
 
 
+REDIRECT_KINDS = ("swap", "redirect")   # effects that move later targeting elsewhere
+
+
 @dataclass
 class Vocabulary:
     """Which variables exist for this ruleset (sorted for determinism)."""
@@ -90,6 +93,8 @@ class Vocabulary:
     # going-out causes, tracked per slot (("cause", i): 0 none, else 1 + index) when a
     # condition or trigger reads the cause of someone's going out
     causes: list = field(default_factory=list)
+    # a swap or redirect exists: ("redir", i) is where targeting of slot i lands (i: nowhere else)
+    redirects: bool = False
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -100,7 +105,8 @@ class Vocabulary:
         return Vocabulary(k, sorted(rs.statuses), sorted(rs.labels), sorted({s.name for s in rs.skills}), gc, pc,
                           sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS),
                           any(_changes_role(e) for e in rs.effects()), _mentions(rs.raw, SEAT_WORDS),
-                          per_game_limits(rs), dealable_roles(rs), tracked_causes(rs))
+                          per_game_limits(rs), dealable_roles(rs), tracked_causes(rs),
+                          any(e.kind in REDIRECT_KINDS for e in rs.effects()))
 
 
 def _reads_cause(x) -> bool:
@@ -186,6 +192,8 @@ class StateFactory:
             t[("dying", i)] = z3.Bool(f"{prefix}_dying_{i}", ctx)
             if v.causes:
                 t[("cause", i)] = z3.Int(f"{prefix}_cause_{i}", ctx)
+            if v.redirects:
+                t[("redir", i)] = z3.Int(f"{prefix}_redir_{i}", ctx)
             t[("votes", i)] = z3.Int(f"{prefix}_votes_{i}", ctx)
             if v.ballots:
                 t[("ballot", i)] = z3.Int(f"{prefix}_ballot_{i}", ctx)

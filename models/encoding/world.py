@@ -10,7 +10,7 @@ import z3
 from ..domain import Ruleset, Skill
 from .quiet import on_own_going_out
 from .semantics import Semantics, Unbound, writes_of
-from .sorts import State, StateFactory, Vocabulary, make_sorts
+from .sorts import REDIRECT_KINDS, State, StateFactory, Vocabulary, make_sorts
 
 ACTIVE_WHO = ("self", "target")
 
@@ -49,6 +49,7 @@ class Binding:
             d["$window"] = tuple(sorted(self.window))
         if self.targets:
             d["$targets"] = self.targets
+            d |= {f"target{n}": t for n, t in enumerate(self.targets, 1)}   # 第一名/第二名目标
         if target is not None:
             d["target"] = target
         elif self.targets:
@@ -281,6 +282,8 @@ class World:
             cs.append(st[("votes", i)] >= 0)
             if self.vocab.causes:
                 cs.append(z3.And(st[("cause", i)] >= 0, st[("cause", i)] <= len(self.vocab.causes)))
+            if self.vocab.redirects:
+                cs.append(z3.And(st[("redir", i)] >= 0, st[("redir", i)] < self.k))
             if self.vocab.ballots:
                 cs.append(z3.And(st[("ballot", i)] >= -1, st[("ballot", i)] < self.k))
             if self.vocab.dealt:
@@ -434,6 +437,8 @@ class World:
             cs += [st[("spent", i, uid)] == 0 for i in range(self.k)]
         if self.vocab.causes:
             cs += [st[("cause", i)] == 0 for i in range(self.k)]
+        if self.vocab.redirects:
+            cs += [st[("redir", i)] == i for i in range(self.k)]
         return cs + self.sem.reading_domain()
 
     # ---- skills -----------------------------------------------------------------------------
@@ -516,8 +521,13 @@ class World:
         """The state after the skill resolves with binding b: effects that name the target
         apply once per target (in order); the others apply once. Nothing changes where pc
         (when given) is false."""
+        landing = self._landing(st, skill, b)
         for e in skill.effects:
-            if mentions_target(e) and len(b.targets) > 1:
+            if mentions_target(e) and landing:
+                for t in b.targets:
+                    for j, g in landing[t]:
+                        st = self.sem.apply(e, st, b.as_dict(j), g if pc is None else z3.And(pc, g))
+            elif mentions_target(e) and len(b.targets) > 1:
                 for t in b.targets:
                     st = self.sem.apply(e, st, b.as_dict(t), pc)
             else:
@@ -527,6 +537,15 @@ class World:
             # declared is spent: a use blocked or cancelled at its turn still counts
             st = st.set({key: st[key] + 1})
         return st
+
+    def _landing(self, st: State, skill: Skill, b: Binding) -> dict | None:
+        """Where each chosen target's effects land, when a swap or redirect may have moved the
+        targeting of that player: {target: [(player, guard)]}, read as the skill resolves. A
+        skill that moves targeting itself (its targets are the ones it swaps) is not moved."""
+        if not self.vocab.redirects or not b.targets or skill.trigger or \
+                any(e.kind in REDIRECT_KINDS for e in skill.all_effects()):
+            return None
+        return {t: [(j, st[("redir", t)] == j) for j in range(self.k)] for t in b.targets}
 
     def resolve(self, st: State, skill: Skill, b: Binding) -> State:
         """One pending action at its turn in a window, the way a judge resolves it: checked

@@ -20,7 +20,7 @@ EFFECT_BINDINGS = 64   # an effect is judged over every use of its skill; with m
 # unmodelled effects that change what the effects after them see: an extra character (counts),
 # targeting moved; the others (feedback, disguise, uses, cooldowns, forced targets, refreshes)
 # write nothing a later effect or condition of the same resolution reads
-SEEN_LATER = {"create", "redirect"}
+SEEN_LATER = {"create", "redirect", "swap"}
 
 GUARD_NEVER, GUARD_ALWAYS, INERT = "guard-never", "guard-always", "inert"
 

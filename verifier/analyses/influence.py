@@ -7,6 +7,7 @@ from typing import Any
 
 from models.domain import Ruleset, Skill
 from models.encoding.semantics import writes_of
+from models.encoding.sorts import REDIRECT_KINDS
 
 FILTER_READS = {"alive": "alive", "dead": "alive", "faction": "faction", "not_faction": "faction",
                 "initial_faction": "role", "role": "role", "not_role": "role", "dying": "dying",
@@ -69,6 +70,8 @@ def skill_reads(skill: Skill, rs: Ruleset | None = None) -> set[str]:
             stopped.add("skills")
         if skill.targets:
             stopped.add("target")
+            if not skill.trigger and any(e.kind in REDIRECT_KINDS for e in rs.effects()):
+                out.add("redir")   # where its targeting lands (a swap or redirect before it)
         tags = set(skill.tags)
         for st in rs.statuses.values():
             stops = stopped & set(st.blocks) - ({"skills"} if skill.name in st.except_skills else set())

@@ -122,7 +122,8 @@ class OrderDependence(Analysis):
             targets = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")
         for u in (cand.a, cand.b):
-            steps.append(f"{cx.skill_text(u.skill)}（{player(u.binding.self_slot)}）待结算")
+            tgt = "、".join(player(t) for t in u.binding.targets)
+            steps.append(f"{cx.skill_text(u.skill)}（{player(u.binding.self_slot)}{'，目标 ' + tgt if tgt else ''}）待结算")
         diff_ab = "；".join(describe_value(k, res.ab[k]) for k in res.differing)
         diff_ba = "；".join(describe_value(k, res.ba[k]) for k in res.differing)
         outcomes = [f"先结算【{a.name}】再结算【{b.name}】：{diff_ab}",

@@ -96,11 +96,23 @@ def active_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
             if (bool(ta) != bool(a.targets)) or (bool(tb) != bool(b.targets)):
                 ta = ta if a.targets else ()
                 tb = tb if b.targets else ()
+            ta, tb = _filled(a, sa, ta, world.k), _filled(b, sb, tb, world.k)
             ua, ub = Use(a, Binding(sa, ta if a.targets else ())), Use(b, Binding(sb, tb if b.targets else ()))
             cast = {sa: f"{a.name}的使用者", sb: f"{b.name}的使用者"}
             for t in ua.binding.targets + ub.binding.targets:
                 cast.setdefault(t, "目标")
             yield Candidate(ua, ub, (), Pin(), common[0], tuple(sorted(cast.items())), how)
+
+
+def _filled(skill: Skill, user: int, targets: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """The shape's targets, and as many more as the skill must name (a swap names two):
+    other players first, the user last."""
+    out = list(targets)
+    for s in [s for s in range(k) if s not in out and s != user] + [user]:
+        if len(out) >= min(skill.min_targets, k) or s in out:
+            continue
+        out.append(s)
+    return tuple(out)
 
 
 def _trigger(skill: Skill) -> dict:
