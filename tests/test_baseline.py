@@ -47,8 +47,9 @@ def test_required_findings_are_in_the_baselines():
     else:
         # found over the reachable-state over-approximation, but no game within the bounds
         # reproduces it: reported, never as a witness
-        assert f["verdict"] == "unknown" and "未能在对局中确认" in f["message"]
+        assert f["verdict"] == "unknown" and ("未能在对局中确认" in f["message"] or "没有合法对局走到" in f["message"])
     with open(os.path.join(ROOT, "findings", "s11.json"), encoding="utf-8") as fh:
         s11 = json.load(fh)
-    piper = [f for f in s11["findings"] if f["kind"] == "impossible-win" and f["subjects"] == ["吹笛阵营"]]
+    # impossible under one reading of 吹笛能否以自己为目标 (an ambiguity switch): subjects name both
+    piper = [f for f in s11["findings"] if f["kind"] == "impossible-win" and f["subjects"][0] == "吹笛阵营"]
     assert piper and piper[0]["verdict"] == "proved"

@@ -40,8 +40,13 @@ _FACTION_FLAGS = {"win": ("获胜", "未获胜"), "lose": ("判负", "未判负"
 _PLAYER_VALUES = {"faction": "阵营", "role": "身份", "votes": "票数", "dealt": "初始身份", "received": "额外得票"}
 
 
-def describe_value(key: tuple, value) -> str:
+def describe_value(key: tuple, value, causes: list | None = None) -> str:
+    """One value of a player or of the game, in words; causes: the tracked going-out causes
+    (their values are 1 + the index, 0 none)."""
     kind = key[0]
+    if kind == "cause":
+        named = causes[value - 1] if causes and 0 < value <= len(causes) else None
+        return f"{player(key[1])} 的出局原因为{named}" if named else f"{player(key[1])} 没有出局原因"
     if kind in _FLAGS:
         yes, no, fmt = _FLAGS[kind]
         name = fmt.format(key[2].split("/", 1)[-1]) if fmt else ""  # gained skills are keyed owner/name

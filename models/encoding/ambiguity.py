@@ -13,7 +13,7 @@ import z3
 
 from ..domain import Skill
 from .decode import concrete
-from .reach import bindings_for, game_over, history_of, quiet_days_text, unrolled
+from .reach import bindings_for, faction_goal, game_over, history_of, quiet_days_text, unrolled
 from .scenarios import _shared
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -109,3 +109,11 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                  [k for k in keys if ci[k] != cj[k]], history,
                                  composition(m, u.table) if u.table else None)
     return ReadingResult(ans)
+
+
+def wins_only_under(world: World, st: State, faction: str, ambiguity: str, i: int, j: int) -> z3.BoolRef:
+    """In st the faction has won when the ambiguity is read as option i, and not as option j."""
+    var = world.sem.reading_var(ambiguity)
+    won = faction_goal(world, st, faction)
+    return z3.And(z3.substitute(won, (var, z3.IntVal(i, world.ctx))),
+                  z3.Not(z3.substitute(won, (var, z3.IntVal(j, world.ctx)))))

@@ -1,16 +1,20 @@
 """Ambiguities the encoding declares as switches: do the readings lead to different games?"""
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Iterator
 
-from models.encoding.ambiguity import confirm_reading, reading_question
+from models.encoding.ambiguity import confirm_reading, reading_question, wins_only_under
+from models.encoding.reach import bounded_trace
 
 from ..findings import Finding
 from ..narrate import describe_player, describe_value, reason_zh, table_json, table_text
 from .base import Analysis, Context
 from .influence import read_somewhere
 from .pending import trace_skills
+
+
+DEEPER = 2   # moves added to the depth when the bounded game shows no difference
 
 
 def _mentions(x, name: str) -> bool:
@@ -60,7 +64,7 @@ class Ambiguity(Analysis):
                         *(s.where for s in skills[:3]))
         outcome = cx.__dict__.setdefault("_order_outcome", read_somewhere(rs))
         depth, quiet = int(rs.bounds["depth"]), int(rs.bounds["quiet"])
-        undecided = ""
+        undecided, bounded = "", False
         # one game question per ambiguity (the first use that differs abstractly): each is a
         # bounded trace at the table, the costly part of this check
         for (i, a), (j, b) in combinations(enumerate(options), 2):
@@ -76,10 +80,18 @@ class Ambiguity(Analysis):
                 if game.answer.status == "unsat" and quiet:
                     game = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth,
                                            trace_skills(rs, cx.world), quiet)
+                if game.answer.status == "unsat":
+                    # a night has several moves (guard, kill, save, the going out): a
+                    # reading that only shows after one whole night needs a longer game
+                    game = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
+                                           trace_skills(rs, cx.world), 0)
                 if game.answer.sat:
                     yield self._finding(cx, amb, s, (a, b), game, where)
                     return
-                undecided = reason_zh(game.answer.reason) if game.answer.reason else "只在抽象状态中不同，界限内的对局未出现"
+                if game.answer.status == "unknown":
+                    undecided = reason_zh(game.answer.reason)
+                else:
+                    bounded = True   # differs abstractly; no legal game within the bounds shows it
                 break
             if undecided:
                 break
@@ -89,7 +101,35 @@ class Ambiguity(Analysis):
                           message_en=f"Whether the readings of '{name}' differ could not be decided.",
                           locations=where, key=("ambiguity", name))
             return
-        users = "、".join(cx.skill_text(s) for s in skills) or "没有规则引用它"
+        if not skills and not bounded and not undecided:
+            factions = [f for f in sorted(rs.factions) if _mentions([rs.factions[f].win, rs.factions[f].lose], name)]
+            found = self._by_faction(cx, amb, factions, where) if factions else None
+            if found is not None:
+                yield found
+                return
+            if factions:
+                skills_text = "、".join(factions) + "的胜负"
+                yield Finding(
+                    kind=self.kind, severity="info", verdict="proved", subjects=(name,),
+                    message=f"歧义「{name}」在界限内无害：开局后 {depth} 步内的合法对局中，{'、'.join(options)}几种理解下{skills_text}相同。",
+                    message_en=f"The ambiguity '{name}' is harmless in every legal game within the bounds.",
+                    locations=where, key=("ambiguity", name))
+                return
+        if not skills:
+            yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                          message=f"歧义「{name}」已声明，但编码中没有任何技能的条件或效果读取它，无法判定各种理解是否导致不同结果。",
+                          message_en=f"The ambiguity '{name}' is declared but no skill reads it.",
+                          locations=where, key=("ambiguity", name))
+            return
+        users = "、".join(cx.skill_text(s) for s in skills)
+        if bounded:
+            yield Finding(
+                kind=self.kind, severity="info", verdict="proved", subjects=(name,),
+                message=f"歧义「{name}」在界限内无害：开局后 {depth + DEEPER} 步内的合法对局中，{'、'.join(options)}几种理解下{users}的结果相同。",
+                message_en=f"The ambiguity '{name}' is harmless in every legal game within the bounds.",
+                locations=where, key=("ambiguity", name),
+            )
+            return
         yield Finding(
             kind=self.kind, severity="info", verdict="proved", subjects=(name,),
             message=f"歧义「{name}」无害：{'、'.join(options)}几种理解下结果相同（{users}）。",
@@ -97,14 +137,48 @@ class Ambiguity(Analysis):
             locations=where, key=("ambiguity", name),
         )
 
+    def _by_faction(self, cx: Context, amb: dict, factions: list[str], where) -> Finding | None:
+        """A reading a win or lose condition depends on: a legal game (at the table, within the
+        depth) at whose end the faction has won under one option and not under the other."""
+        rs, world = cx.rs, cx.world
+        name, options = amb["name"], [o["name"] for o in amb["options"]]
+        depth = int(rs.bounds["depth"])
+        for f in factions:
+            for (i, a), (j, b) in permutations(enumerate(options), 2):
+                def goal(st, f=f, i=i, j=j):
+                    return wins_only_under(world, st, f, name, i, j)
+                trace = bounded_trace(world, cx.solver, goal, depth, "reading-win", trace_skills(rs, world),
+                                      quiet=int(rs.bounds["quiet"]))
+                if not trace.answer.sat:
+                    continue
+                last = trace.states[-1]
+                size, rest = table_text(world.k, trace.table, last)
+                return Finding(
+                    kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(name, f),
+                    message=f"「{amb['text']}」有多种理解：按「{a}」{f}获胜，按「{b}」则没有。",
+                    message_en=f"The ambiguity '{name}' matters: {f} wins under '{a}' and not under '{b}'.",
+                    locations=where, key=("ambiguity", name),
+                    scenario={"roles": [describe_player(rs, trace.states[0], k) for k in range(world.k)] + ([rest] if rest else []),
+                              "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即如此"]),
+                              "outcomes": [f"按「{a}」：{f}获胜", f"按「{b}」：{f}未获胜"] +
+                                          [describe_player(rs, last, k) for k in range(world.k)]},
+                    witness={"kind": "trace", "steps": trace.steps, "ambiguity": name, "options": [a, b],
+                             **table_json(trace.table)},
+                    question=f"{amb['text']}？",
+                    rulings=tuple({"ruling": o["name"] + (f"（{o['text']}）" if o.get("text") else ""),
+                                   "outcome": f"{f}获胜" if o["name"] == a else f"{f}未获胜" if o["name"] == b else ""}
+                                  for o in amb["options"]),
+                )
+        return None
+
     def _finding(self, cx: Context, amb: dict, skill, pair: tuple, game, where) -> Finding:
         rs, world = cx.rs, cx.world
         name, (a, b) = amb["name"], pair
         ia, ib = game.under
         cast = range(world.k)
         size, rest = table_text(world.k, game.table, game.start)
-        changed = [describe_value(k, ia[k]) for k in game.differing]
-        other = [describe_value(k, ib[k]) for k in game.differing]
+        changed = [describe_value(k, ia[k], world.vocab.causes) for k in game.differing]
+        other = [describe_value(k, ib[k], world.vocab.causes) for k in game.differing]
         tgt = "、".join(f"P{t + 1}" for t in game.binding.targets)
         use = f"P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         return Finding(
@@ -113,7 +187,7 @@ class Ambiguity(Analysis):
             message_en=f"The ambiguity '{name}' matters: '{skill.name}' resolves differently under '{a}' and '{b}'.",
             locations=where, key=("ambiguity", name),
             scenario={"roles": [describe_player(rs, game.start, i) for i in cast] + ([rest] if rest else []),
-                      "steps": [size + "，开局后"] * bool(size) + game.history + [f"（此前按「{a}」结算）", use],
+                      "steps": [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行）", use],
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
                                    f"按「{b}」：" + ("；".join(other) or "无变化")]},
             witness={"kind": "trace", "steps": game.history + [use], "ambiguity": name, "options": [a, b],

@@ -62,9 +62,11 @@ class OrderDependence(Analysis):
                         yield f
         for (_, window), group in sorted(blocks.items()):
             yield _one_block_question(cx, group, window)
-        for pair, f in sorted(unconfirmed.items()):
-            if pair not in seen:
-                yield f
+        left = [f for pair, f in sorted(unconfirmed.items()) if pair not in seen]
+        yield from (f for f in left if f.key[1] != WITHIN_BOUNDS)
+        bounded = [f for f in left if f.key[1] == WITHIN_BOUNDS]
+        if bounded:
+            yield self._within_bounds(cx, bounded)
         if _in_shard(cx, ("wincheck",)):
             yield from WinCheckOrder().run(cx)
 
@@ -84,10 +86,10 @@ class OrderDependence(Analysis):
                              trace_skills(cx.rs, cx.world))
         if game.answer.sat:
             yield self._finding(cx, cand, game)
+        elif game.answer.status == "unknown":
+            yield self._unconfirmed(cx, cand, reason_zh(game.answer.reason))
         else:
-            why = reason_zh(game.answer.reason) if game.answer.status == "unknown" else \
-                f"开局后 {depth} 步内没有合法对局走到这一情形"
-            yield self._unconfirmed(cx, cand, why)
+            yield self._unconfirmed(cx, cand, f"开局后 {depth} 步内没有合法对局走到这一情形", bounded=True)
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
         a, b = cand.a.skill, cand.b.skill
@@ -124,8 +126,8 @@ class OrderDependence(Analysis):
         for u in (cand.a, cand.b):
             tgt = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{cx.skill_text(u.skill)}（{player(u.binding.self_slot)}{'，目标 ' + tgt if tgt else ''}）待结算")
-        diff_ab = "；".join(describe_value(k, res.ab[k]) for k in res.differing)
-        diff_ba = "；".join(describe_value(k, res.ba[k]) for k in res.differing)
+        diff_ab = "；".join(describe_value(k, res.ab[k], cx.world.vocab.causes) for k in res.differing)
+        diff_ba = "；".join(describe_value(k, res.ba[k], cx.world.vocab.causes) for k in res.differing)
         outcomes = [f"先结算【{a.name}】再结算【{b.name}】：{diff_ab}",
                     f"先结算【{b.name}】再结算【{a.name}】：{diff_ba}"]
         subjects = tuple(dict.fromkeys([a.name, b.name] + [s.name for s in (u.skill for u in cand.scene)]))
@@ -150,12 +152,34 @@ class OrderDependence(Analysis):
             assumptions=_assumptions(cx, res.start, cand),
         )
 
-    def _unconfirmed(self, cx: Context, cand: Candidate, why: str) -> Finding:
+    def _unconfirmed(self, cx: Context, cand: Candidate, why: str, bounded: bool = False) -> Finding:
+        """A candidate of the abstract search the game did not confirm: within the budget
+        (bounded: no legal game within the depth reaches it), or not (the budget ran out)."""
         a, b = cand.a.skill, cand.b.skill
-        return Finding(kind="unknown", severity="info", verdict="unknown", subjects=(a.name, b.name),
+        return Finding(kind="unknown", severity="info" if bounded else "warning", verdict="unknown",
+                       subjects=(a.name, b.name),
                        message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序可能影响结果，但未能在对局中确认（{why}）。",
                        message_en=f"'{a.name}' and '{b.name}' may depend on their order, not confirmed in a game.",
-                       locations=cx.locs(a.where, b.where), key=(UNCONFIRMED, a.uid, b.uid))
+                       locations=cx.locs(a.where, b.where),
+                       key=(UNCONFIRMED, WITHIN_BOUNDS if bounded else "budget", a.uid, b.uid))
+
+    def _within_bounds(self, cx: Context, group: list[Finding]) -> Finding:
+        """The candidates no legal game within the depth reaches, as one line: each is clean
+        within the stated bounds, and a longer game might still reach it."""
+        depth = int(cx.rs.bounds["depth"])
+        pairs = ["与".join(f"【{n}】" for n in f.subjects) for f in group]
+        head = f"{len(group)} 对技能在抽象分析中可能因结算顺序而结果不同，但开局后 {depth} 步内没有合法对局走到这些情形"
+        shown = "；".join(pairs)
+        return Finding(
+            kind="unknown", severity="info", verdict="unknown",
+            subjects=tuple(dict.fromkeys(n for f in group for n in f.subjects)),
+            message=_short(head, f"：{shown}") if len(group) <= 3 else head + "（见步骤）。",
+            message_en=f"{len(group)} skill pairs may depend on their order, but no legal game within {depth} moves reaches them.",
+            locations=tuple(loc for f in group[:3] for loc in f.locations[:1]),
+            key=(UNCONFIRMED, WITHIN_BOUNDS),
+            scenario={"roles": [], "steps": [f"{p}：界限内的对局走不到同时待结算" for p in pairs],
+                      "outcomes": ["界限内无结算顺序问题；更长的对局未检查"]},
+        )
 
     def _unknown(self, cx: Context, cand: Candidate, reason: str) -> Finding:
         a, b = cand.a.skill, cand.b.skill
@@ -165,6 +189,7 @@ class OrderDependence(Analysis):
 
 
 UNCONFIRMED = "order-unconfirmed"
+WITHIN_BOUNDS = "within-bounds"
 MESSAGE_MAX = 200   # one sentence a judge reads; the details are in the scenario
 
 
