@@ -33,6 +33,7 @@ class ReadingResult:
     differing: list = field(default_factory=list)
     history: list = field(default_factory=list)
     table: tuple | None = None
+    dealt: dict = field(default_factory=dict)  # the state as dealt, before the history
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, var, i: int, j: int, outcome):
@@ -86,6 +87,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     goals = []
     with at_table(world, u.table):
         for t, st in enumerate(u.states):
+            # the game so far was played under option i: only the use itself is read both ways
+            st = State({k: z3.substitute(v, (var, z3.IntVal(i, world.ctx))) for k, v in st.terms.items()})
             for b in bindings_for(world, skill, [0]):
                 try:
                     d, si, sj, keys = _outcome_pair(world, st, skill, b, var, i, j, outcome)
@@ -107,7 +110,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
             history = quiet_days_text(m, u) + [text for text, _ in history_of(m, u, t)]
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
                                  [k for k in keys if ci[k] != cj[k]], history,
-                                 composition(m, u.table) if u.table else None)
+                                 composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts))
     return ReadingResult(ans)
 
 

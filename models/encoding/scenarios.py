@@ -51,6 +51,7 @@ class OrderResult:
     differing: list = field(default_factory=list)    # keys whose final value depends on the order
     history: list = field(default_factory=list)      # the moves from the deal to the start (confirm_order)
     table: tuple | None = None                       # (players, rest of the table per identity) (confirm_order)
+    dealt: dict = field(default_factory=dict)        # the state as dealt, before the history (confirm_order)
 
 
 def in_one_window(uses: list[Use]) -> list[Use]:
@@ -164,6 +165,7 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
     res = _decoded(world, ans, s0, pre, ab, ba, keys)
     t = next(i for i, c in enumerate(at) if z3.is_true(ans.model.eval(c, model_completion=True)))
     res.history = history_of(ans.model, u, t)
+    res.dealt = concrete(ans.model, u.states[0], world.sorts)
     res.table = composition(ans.model, u.table) if u.table else None
     return res
 

@@ -32,6 +32,15 @@ def readers(rs, name: str) -> list:
                                               [[e.args, e.guard] for e in s.all_effects()], name)]
 
 
+def _now(rs, game, cast) -> list[str]:
+    """The players whose state changed on the way to the use, as they are then."""
+    if not game.dealt:
+        return []
+    changed = [describe_player(rs, game.start, i) for i in cast
+               if describe_player(rs, game.start, i) != describe_player(rs, game.dealt, i)]
+    return ["此时：" + "；".join(changed)] if changed else []
+
+
 class Ambiguity(Analysis):
     """A place the text can be read more than one way, declared by the encoding as a switch
     (`ambiguities`: a name, the lines, the options in the text's words). For each one: in a
@@ -186,8 +195,10 @@ class Ambiguity(Analysis):
             message=f"「{amb['text']}」有多种理解：按「{a}」与按「{b}」，{cx.skill_text(skill)}的结果不同。",
             message_en=f"The ambiguity '{name}' matters: '{skill.name}' resolves differently under '{a}' and '{b}'.",
             locations=where, key=("ambiguity", name),
-            scenario={"roles": [describe_player(rs, game.start, i) for i in cast] + ([rest] if rest else []),
-                      "steps": [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行）", use],
+            # the cast as dealt when a history leads to the use (the steps tell what happened)
+            scenario={"roles": [describe_player(rs, game.dealt or game.start, i) for i in cast] + ([rest] if rest else []),
+                      "steps": [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行）"] +
+                               _now(rs, game, cast) + [use],
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
                                    f"按「{b}」：" + ("；".join(other) or "无变化")]},
             witness={"kind": "trace", "steps": game.history + [use], "ambiguity": name, "options": [a, b],

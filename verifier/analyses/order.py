@@ -109,16 +109,24 @@ class OrderDependence(Analysis):
                 cast.setdefault(mv.binding.self_slot, "此前行动者")
                 for t in mv.binding.targets:
                     cast.setdefault(t, "此前的目标")
-        roles = [f"{describe_player(cx.rs, res.start, i, rel, rel_labels)}（{cast[i]}）" for i in sorted(cast)]
+        # the cast as dealt when a history leads to the window (the steps tell what happened)
+        shown = res.dealt if res.history and res.dealt else res.start
+        roles = [f"{describe_player(cx.rs, shown, i, rel, rel_labels)}（{cast[i]}）" for i in sorted(cast)]
         size, rest = table_text(cx.world.k, res.table, res.start)
         if rest:
             # the rest line counts every seat outside the slots: the slots the story does not
             # use are players too, shown so the table adds up
-            roles += [f"{describe_player(cx.rs, res.start, i, rel, rel_labels)}（未参与的玩家）"
+            roles += [f"{describe_player(cx.rs, shown, i, rel, rel_labels)}（未参与的玩家）"
                       for i in range(cx.world.k) if i not in cast]
             roles.append(rest)
         history = [text for text, _ in res.history]
         steps = [(size + "，" if size else "") + (("开局后：" + "；".join(history)) if history else "开局后（第一个可行动的时段）")]
+        if shown is not res.start:
+            now = [describe_player(cx.rs, res.start, i, rel, rel_labels) for i in sorted(cast)]
+            was = [describe_player(cx.rs, shown, i, rel, rel_labels) for i in sorted(cast)]
+            changed = [n for n, w in zip(now, was) if n != w]
+            if changed:
+                steps.append("此时：" + "；".join(changed))
         steps.append(f"时段：{cand.window}；{cand.how}")
         for u in cand.scene:
             targets = "、".join(player(t) for t in u.binding.targets)
