@@ -1473,11 +1473,27 @@ def uses_words(skill: Skill) -> set[str]:
     return words
 
 
+def target_tuples(skill: Skill, k: int) -> list[tuple]:
+    """LANGUAGE.md targets: a use names between min and max players (two at most are
+    modelled), all different; target1/target2 tell the places apart, otherwise the order
+    of two targets is immaterial."""
+    if not skill.targets:
+        return [()]
+    lo = skill.targets.get("min", 1)
+    hi = skill.targets.get("max", lo)
+    lo, hi = max(1, 1 if lo is None else int(lo)), 2 if hi is None else min(2, int(hi))
+    ordered = "target1" in repr(skill.effects) or "target2" in repr(skill.effects)
+    out = [(j,) for j in range(k)] if lo <= 1 else []
+    if hi >= 2:
+        out += [(a, b) for a in range(k) for b in range(k) if a != b and (ordered or a < b)]
+    return out
+
+
 def bindings(it: Interp, skill: Skill) -> list[Bind]:
     words = sorted(uses_words(skill))
     out = []
     for i in range(it.k):
-        for t in ([(j,) for j in range(it.k)] if skill.targets else [()]):
+        for t in target_tuples(skill, it.k):
             for combo in product(range(it.k), repeat=len(words)):
                 out.append(Bind(i, t, tuple(zip(words, combo))))
     return out

@@ -3,7 +3,7 @@ inductive invariants (Houdini over candidate facts) for proofs of "never"."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import combinations, permutations, product
 
 import z3
 
@@ -43,14 +43,35 @@ def uses_words(skill: Skill) -> set[str]:
     return words
 
 
+def target_choices(skill: Skill, k: int) -> list[tuple[int, ...]]:
+    """The target tuples a use may name among k slots: one target, and two distinct ones
+    where the skill takes two (a pair made lovers in one use; more than two are not
+    modelled). Ordered pairs only where the skill tells its targets apart (target1, target2)."""
+    if not skill.targets:
+        return [()]
+    out: list[tuple[int, ...]] = []
+    low, high = max(1, skill.min_targets), min(skill.max_targets, 2)
+    if low <= 1:
+        out += [(j,) for j in range(k)]
+    if high >= 2:
+        pairs = permutations(range(k), 2) if _names_places(skill) else combinations(range(k), 2)
+        out += [tuple(p) for p in pairs]
+    return out
+
+
+def _names_places(skill: Skill) -> bool:
+    text = repr([[e.args, e.guard] for e in skill.all_effects()])
+    return "'target1'" in text or "'target2'" in text
+
+
 def bindings_for(world: World, skill: Skill, self_slots: range | list[int]) -> list[Binding]:
-    """Every binding of the words the skill uses, with at most one target."""
+    """Every binding of the words the skill uses (targets: target_choices)."""
     k = world.k
     words = sorted(uses_words(skill))
     out = []
     own = on_own_going_out(skill.trigger or {})
     for i in self_slots:
-        target_opts: list[tuple[int, ...]] = [(j,) for j in range(k)] if skill.targets else [()]
+        target_opts = target_choices(skill, k)
         for t in target_opts:
             for combo in product(range(k), repeat=len(words)):
                 others = tuple(zip(words, combo))
@@ -615,15 +636,21 @@ def _statuses_in(cond, world: World) -> set[str]:
 
 
 def setup_skills(world: World) -> list[Skill]:
+    """The skills of the one-off phases, in the order they happen: phase by phase, and in
+    a phase its start triggers, the skills used in it, then its end triggers (an end
+    trigger sees the statuses the phase's skills granted)."""
+    phases = [p.name for p in world.rs.phases]
     once = {p.name for p in world.rs.phases if p.once}
     out = []
     for s in world.rs.skills:
         trig = s.trigger or {}
         if s.timing and set(s.timing) <= once:
-            out.append(s)
-        elif trig.get("event") == "setup" or (trig.get("phase") in once):
-            out.append(s)
-    return out
+            out.append((min(phases.index(p) for p in s.timing), 1, s))
+        elif trig.get("event") == "setup":
+            out.append((-1, 0, s))
+        elif trig.get("phase") in once:
+            out.append((phases.index(trig["phase"]), 2 if trig.get("event") == "phase_end" else 0, s))
+    return [s for _, _, s in sorted(out, key=lambda x: (x[0], x[1]))]
 
 
 def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[State, list]:

@@ -15,7 +15,7 @@ from ..findings import Finding
 from ..narrate import describe_player, game_json, reason_zh, table_json, table_text
 from .ambiguity import readers
 from .base import Analysis, Context
-from .influence import reads_of
+from .influence import reads_of, skill_writes
 from .pending import trace_skills
 
 
@@ -52,7 +52,9 @@ class ImpossibleWin(Analysis):
         trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), depth,
                               f"win-{len(name)}", _trace_skills(cx), table=False)
         if trace.answer.sat:
-            return [], {"kind": "trace", "skills": trace.used}
+            # found with every reading free: a reading may still rule it out
+            split = self._by_reading(cx, name, f)
+            return (split, {"kind": "none"}) if split else ([], {"kind": "trace", "skills": trace.used})
         proof = prove_unreachable(cx.world, cx.solver, name)
         if proof.answer.unsat:
             facts = "；".join(c.text for c in proof.facts)
@@ -82,10 +84,13 @@ class ImpossibleWin(Analysis):
         at a time (the others stay free, so a proof holds for all of them). A win impossible
         under one option and not under another is the ambiguity's consequence to report."""
         depth = int(cx.rs.bounds["depth"])
+        goal_reads = {r for r in reads_of(f.win) | reads_of(f.lose) if ":" in r}   # statuses, labels, counters
         for amb in cx.rs.ambiguities:
-            if cx.rs.ruled_option(amb["name"]) is not None or not readers(cx.rs, amb["name"]):
+            # a reading that changes how something the win or loss reads is written
+            if cx.rs.ruled_option(amb["name"]) is not None or \
+                    not any(skill_writes(s) & goal_reads for s in readers(cx.rs, amb["name"])):
                 continue
-            proved, open_ = {}, []
+            proved, open_, won = {}, [], {}
             for opt in (o["name"] for o in amb["options"]):
                 rs_o = replace(cx.rs, rulings=[*cx.rs.rulings, {"ambiguity": amb["name"], "option": opt}])
                 w = World(rs_o, cx.world.k)
@@ -98,6 +103,7 @@ class ImpossibleWin(Analysis):
                     proved[opt] = proof
                 else:
                     open_.append(opt)
+                    won[opt] = trace.answer.sat
             if not proved or not open_:
                 continue
             first, proof = next(iter(proved.items()))
@@ -106,18 +112,20 @@ class ImpossibleWin(Analysis):
             return [Finding(
                 kind=self.kind, severity="error", verdict="proved", subjects=(name, amb["name"]),
                 message=f"按歧义「{amb['name']}」的「{first}」理解，{name}的胜利条件永远无法达成（{facts}）；"
-                        f"按{others}理解则不能证明这一点。",
+                        f"按{others}理解则{'可以获胜' if all(won[o] for o in open_) else '不能证明这一点'}。",
                 message_en=f"Under one reading of {amb['name']}, the win condition of {name} can never be met (proved).",
                 locations=cx.locs(f.where, cx.src_where(amb.get("src"), cx.yaml_line(("ambiguities", cx.rs.ambiguities.index(amb))))), key=(name, amb["name"]),
                 scenario={"roles": [],
                           "steps": [f"按「{o}」理解：不变式 {c.text}（开局后成立，且每个效果都保持它）"
                                     for o, p in proved.items() for c in p.facts]
-                                   + [f"按「{o}」理解：找不到这样的不变式" for o in open_],
+                                   + [f"按「{o}」理解：" + ("界限内的对局可以获胜" if won[o] else "找不到这样的不变式")
+                                      for o in open_],
                           "outcomes": [f"按「{o}」理解，{name}无法获胜" for o in proved]},
                 witness={"kind": "invariant", "faction": name, "reading": amb["name"],
                          "options": {o: [c.name for c in p.facts] for o, p in proved.items()}},
                 question=f"{amb['text']}？（按「{first}」理解，{name}无法获胜）",
-                rulings=tuple({"ruling": o, "outcome": f"{name}无法获胜" if o in proved else f"未能证明{name}无法获胜"}
+                rulings=tuple({"ruling": o, "outcome": f"{name}无法获胜" if o in proved else
+                               f"{name}可以获胜" if won[o] else f"未能证明{name}无法获胜"}
                               for o in [*proved, *open_]),
             )]
         return []
