@@ -41,7 +41,8 @@ def test_a_finding_names_the_effect_and_quotes_its_line():
         assert [f.key for f in found] == [(f"甲身份/{skill}", f"effect:{index}", check_)], fixture
         f = found[0]
         assert f.severity == severity and f.verdict == "proved" and f.subjects == (skill,)
-        assert f"【{skill}】的第{index + 1}个效果" in f.message and "第4行“甲身份【" in f.message
+        # named by what it does and the post's line, never by the encoding's effect number
+        assert f"【{skill}】中“" in f.message and "个效果" not in f.message and "第4行“甲身份【" in f.message
         assert len(f.message) <= 200
 
 

@@ -36,17 +36,19 @@ class ReadingResult:
     dealt: dict = field(default_factory=dict)  # the state as dealt, before the history
 
 
-def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, var, i: int, j: int, outcome):
-    """(differs, state under i, state under j, keys that may differ) for one use from st."""
-    en = world.enabled(st, skill, b)
-    post = world.run(st, skill, b)
-    ctx = world.ctx
-    res = {k: z3.If(en, post[k], st[k]) for k in st.terms}
-    si = {k: z3.substitute(t, (var, z3.IntVal(i, ctx))) for k, t in res.items()}
-    sj = {k: z3.substitute(t, (var, z3.IntVal(j, ctx))) for k, t in res.items()}
-    keys = [k for k in sorted(res, key=repr) if k[0] not in ("spent", "cause", "redir") and (outcome is None or outcome(k))
+def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome):
+    """(differs, state under i, state under j, keys that may differ) for one use from st:
+    the use is built once with the reading fixed to each option (the state before it is
+    shared, so only the use itself can differ)."""
+    def under(option: int) -> dict:
+        with world.sem.reading_fixed(name, option):
+            en = world.enabled(st, skill, b)
+            post = world.run(st, skill, b)
+        return {k: z3.If(en, post[k], st[k]) for k in st.terms}
+    si, sj = under(i), under(j)
+    keys = [k for k in sorted(si, key=repr) if k[0] not in ("spent", "cause", "redir") and (outcome is None or outcome(k))
             and not si[k].eq(sj[k])]
-    differs = z3.Or([si[k] != sj[k] for k in keys] + [z3.BoolVal(False, ctx)])
+    differs = z3.Or([si[k] != sj[k] for k in keys] + [z3.BoolVal(False, world.ctx)])
     return differs, State(si), State(sj), keys
 
 
@@ -54,11 +56,10 @@ def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill,
                      outcome=None) -> ReadingResult:
     """Is there a reachable state where a use of skill differs under options i and j?"""
     s0, session = _shared(world, solver)
-    var = world.sem.reading_var(ambiguity)
     parts, found = [], []
     for b in bindings_for(world, skill, [0]):
         try:
-            d, si, sj, keys = _outcome_pair(world, s0, skill, b, var, i, j, outcome)
+            d, si, sj, keys = _outcome_pair(world, s0, skill, b, ambiguity, i, j, outcome)
         except Unbound:
             continue
         if keys:
@@ -87,11 +88,9 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     goals = []
     with at_table(world, u.table):
         for t, st in enumerate(u.states):
-            # the game so far was played under option i: only the use itself is read both ways
-            st = State({k: z3.substitute(v, (var, z3.IntVal(i, world.ctx))) for k, v in st.terms.items()})
             for b in bindings_for(world, skill, [0]):
                 try:
-                    d, si, sj, keys = _outcome_pair(world, st, skill, b, var, i, j, outcome)
+                    d, si, sj, keys = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome)
                 except Unbound:
                     continue
                 if keys:
@@ -116,7 +115,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
 
 def wins_only_under(world: World, st: State, faction: str, ambiguity: str, i: int, j: int) -> z3.BoolRef:
     """In st the faction has won when the ambiguity is read as option i, and not as option j."""
-    var = world.sem.reading_var(ambiguity)
-    won = faction_goal(world, st, faction)
-    return z3.And(z3.substitute(won, (var, z3.IntVal(i, world.ctx))),
-                  z3.Not(z3.substitute(won, (var, z3.IntVal(j, world.ctx)))))
+    with world.sem.reading_fixed(ambiguity, i):
+        won_i = faction_goal(world, st, faction)
+    with world.sem.reading_fixed(ambiguity, j):
+        won_j = faction_goal(world, st, faction)
+    return z3.And(won_i, z3.Not(won_j))

@@ -6,6 +6,8 @@ by a path condition, so an effect whose `if` is false leaves the state unchanged
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -472,7 +474,25 @@ class Semantics:
         if ruled is not None:
             return self.true() if ruled == option else self.false()
         names = [o["name"] for a in self.rs.ambiguities if a["name"] == ambiguity for o in a["options"]]
+        fixed = self.__dict__.get("_fixed_readings", {})
+        if ambiguity in fixed:
+            return self.true() if fixed[ambiguity] == names.index(option) else self.false()
         return self.reading_var(ambiguity) == names.index(option)
+
+    @contextmanager
+    def reading_fixed(self, ambiguity: str, index: int):
+        """Terms built inside read the ambiguity as its option `index` (a constant, so the
+        two readings of one use are built side by side instead of substituted)."""
+        fixed = self.__dict__.setdefault("_fixed_readings", {})
+        before = fixed.get(ambiguity)
+        fixed[ambiguity] = index
+        try:
+            yield
+        finally:
+            if before is None:
+                del fixed[ambiguity]
+            else:
+                fixed[ambiguity] = before
 
     def reading_domain(self) -> list:
         """Every ambiguity is read as one of its options."""

@@ -145,9 +145,9 @@ class DeadRule(Analysis):
                                  "the skill's other effects always repeat or undo it"),
         }[check]
         numbers = [str(e.index + 1) for e in effects]
-        numbered = "、".join(numbers) if len(numbers) <= 6 else "、".join(numbers[:6]) + f"等{len(numbers)}"
-        what = "".join(f"“{w}”" for w in list(dict.fromkeys(_what(e) for e in effects))[:3])
-        head = f"{cx.skill_text(skill)}的第{numbered}个效果{what}"
+        # named by what it does and where the text says it (the encoding's numbering is not the post's)
+        what = "、".join(f"“{w}”" for w in list(dict.fromkeys(_what(e) for e in effects))[:3])
+        head = f"{cx.skill_text(skill)}中{what}这一效果"
         tail = f"{'的条件多余' if check == GUARD_ALWAYS else '无效'}：{why}。"
         place = _quote(cx, skill, effects[0], MESSAGE_MAX - len(head) - len(tail))
         indices = ",".join(str(e.index) for e in effects)
@@ -158,7 +158,7 @@ class DeadRule(Analysis):
             locations=cx.locs(*[e.where for e in effects], skill.where),
             key=(skill.uid, f"effect:{indices}", check.removesuffix("-overall")),
             scenario={"roles": [cx.owner_name(skill)],
-                      "steps": [f"检查{cx.skill_text(skill)}的第{e.index + 1}个效果“{_what(e)}”" for e in effects],
+                      "steps": [f"检查{cx.skill_text(skill)}中“{_what(e)}”这一效果" for e in effects],
                       "outcomes": [why]},
         )
 
