@@ -1535,7 +1535,8 @@ def successors(it: Interp, st: dict, skills: list[Skill], decided: dict | None =
                 if en:
                     yield ("skill", s, bd), new, (None if decided is None else {**decided, **read})
     for j in range(it.k):
-        if not st[("alive", j)]:
+        # a vote-out happens after the outs pending from the night are settled
+        if not st[("alive", j)] or any(st[("dying", x)] for x in range(it.k)):
             continue
         out = {**st, ("alive", j): False, ("dying", j): False}
         if not it.ballots:

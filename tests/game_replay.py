@@ -103,6 +103,8 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 i = mv["self"]
                 if not st[("alive", i)]:
                     raise Illegal("voting out a player who is out")
+                if any(st[("dying", x)] for x in range(k)):
+                    raise Illegal("a vote-out while the night's outs are not settled")
                 upd = {("alive", i): False, ("dying", i): False}
                 if it.causes:
                     upd[("cause", i)] = it.cause_value("投票")
@@ -110,6 +112,8 @@ def _replay(rs, it: bf.Interp, w: dict, st):
             elif mv["move"] == "vote-rest":
                 if st[("rest", mv["role"])] <= 0:
                     raise Illegal(f"no living {mv['role']} outside the slots")
+                if any(st[("dying", x)] for x in range(k)):
+                    raise Illegal("a vote-out while the night's outs are not settled")
                 st = st.set({("rest", mv["role"]): st[("rest", mv["role"])] - 1})
             elif mv["move"] == "settle":
                 st = st.set({key: v for i in range(k) for key, v in

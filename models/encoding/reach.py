@@ -162,14 +162,16 @@ class Transitions:
             try:
                 if mv.label == "vote":
                     i = mv.binding.self_slot
-                    guard = st[("alive", i)]
+                    # the day's vote comes after the night's outs are settled (天亮): nobody is
+                    # still about to go out when a player is voted out
+                    guard = z3.And([st[("alive", i)]] + [z3.Not(st[("dying", j)]) for j in range(w.k)])
                     new = st.set({("alive", i): z3.BoolVal(False, w.ctx), ("dying", i): z3.BoolVal(False, w.ctx)} |
                                  ({("cause", i): z3.IntVal(cause_index(w.vocab, VOTE_OUT_CAUSES[0]), w.ctx)}
                                   if w.vocab.causes else {}))
                     if w.vocab.ballots:
                         guard, new = self.ballots(st, new, i, guard)
                 elif mv.label == "vote-rest":
-                    guard = st[("rest", mv.role)] > 0
+                    guard = z3.And([st[("rest", mv.role)] > 0] + [z3.Not(st[("dying", j)]) for j in range(w.k)])
                     new = st.set({("rest", mv.role): st[("rest", mv.role)] - 1})
                 elif mv.label == "day":
                     # statuses granted for a phase, a day or until a phase are gone by the next day
