@@ -327,7 +327,7 @@ class _Resolver:
         for group in ("precedence", "rulings"):
             for i, p in enumerate(data.get(group) or []):
                 for key in ("first", "then"):
-                    if key in p:
+                    if key in p and not (key == "then" and p[key] == "$all"):   # $all: before everyone
                         self.need_any(p[key], (group, i, key), msg("precedence_rule"))
         for i, r in enumerate(data.get("rulings") or []):
             if "ambiguity" in r:

@@ -11,7 +11,8 @@ from ..narrate import (describe_player, describe_value, named_in, player, player
                        witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere, skill_reads, skill_writes
-from .pending import Candidate, active_pairs, event_trigger_pairs, targeted_trigger_pairs, trace_skills
+from .pending import (Candidate, active_pairs, event_trigger_pairs, standing_pairs, targeted_trigger_pairs,
+                      trace_skills)
 from .win_check import WinCheckOrder
 
 
@@ -35,7 +36,7 @@ class OrderDependence(Analysis):
         seen: set[tuple] = set()
         blocks: dict[tuple, list[Finding]] = {}   # (blocker, window) -> its findings, one root cause
         unconfirmed: dict[tuple, Finding] = {}
-        for gen in (targeted_trigger_pairs, event_trigger_pairs, active_pairs):
+        for gen in (targeted_trigger_pairs, event_trigger_pairs, active_pairs, standing_pairs):
             for cand in gen(cx.rs, cx.world):
                 pair = tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
                 if pair in seen:

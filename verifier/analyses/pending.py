@@ -46,6 +46,9 @@ def targeted_tag(rs: Ruleset) -> set[str]:
     return {t.name for t in rs.tags.values() if t.meaning == "targeted"}
 
 
+EVERYONE = "$all"   # precedence `then`: every other skill of the window
+
+
 def ordered(rs: Ruleset, a: Skill, b: Skill) -> bool:
     """The ruleset states an order between a and b (precedence or a recorded ruling)."""
     names_a = {a.name, a.owner_role or ""}
@@ -54,6 +57,8 @@ def ordered(rs: Ruleset, a: Skill, b: Skill) -> bool:
         first, then = p.get("first"), p.get("then")
         if first and then and ((first in names_a and then in names_b) or (first in names_b and then in names_a)):
             return True
+        if first and then == EVERYONE and (first in names_a or first in names_b):
+            return True   # "acts before everyone" orders it against every other skill
         order = p.get("order") or []
         if any(x in order for x in names_a) and any(x in order for x in names_b) and \
                 not (names_a & names_b & set(order)):
@@ -113,6 +118,39 @@ def _filled(skill: Skill, user: int, targets: tuple[int, ...], k: int) -> tuple[
             continue
         out.append(s)
     return tuple(out)
+
+
+# value effects whose ops do not commute when two standing effects change one value
+VALUE_EFFECTS = ("vote_weight", "received_votes")
+
+
+def _value_ops(skill: Skill) -> dict[str, set[str]]:
+    """The values a standing skill changes on its holder, with the ops it uses."""
+    out: dict[str, set[str]] = {}
+    for e in skill.all_effects():
+        a = e.args if isinstance(e.args, dict) else {}
+        if e.kind in VALUE_EFFECTS and a.get("who", "self") == "self":
+            out.setdefault(e.kind, set()).add(str(a.get("op", "add")))
+    return out
+
+
+def _commute(ops_a: set[str], ops_b: set[str]) -> bool:
+    """Adding (or subtracting) twice gives the same in either order; a set or a halving does not."""
+    return (ops_a | ops_b) <= {"add", "sub"}
+
+
+def standing_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
+    """Two standing effects one player may hold at once that change the same value of theirs
+    with operations that do not commute (票数=3 and 票数+1): the text must say how they compose."""
+    standing = [s for s in rs.skills if s.static and _value_ops(s)]
+    for a, b in combinations(standing, 2):
+        va, vb = _value_ops(a), _value_ops(b)
+        shared = sorted(set(va) & set(vb))
+        if not shared or all(_commute(va[k], vb[k]) for k in shared) or ordered(rs, a, b):
+            continue
+        ua, ub = Use(a, Binding(0)), Use(b, Binding(0))
+        yield Candidate(ua, ub, (), Pin(), "常驻效果", ((0, f"同时持有{a.name}与{b.name}的角色"),),
+                        "同一名角色同时持有两个改变票数的常驻效果")
 
 
 def _trigger(skill: Skill) -> dict:
