@@ -99,6 +99,7 @@ class OrderDependence(Analysis):
         words: set[str] = set()
         for sk in [a, b] + [u.skill for u in cand.scene]:
             words |= skill_reads(sk, cx.rs) | skill_writes(sk)
+            words |= {f"{k}:{v}" for k, v in (sk.owner or {}).items() if k in ("status", "label")}   # who holds it
         in_outcome = {k[2] for k in res.differing if k[0] == "status"}
         rel = (named_in(words, "status") & relevant(cx.rs)) | in_outcome
         rel_labels = named_in(words, "label") | {k[2] for k in res.differing if k[0] == "label"}
