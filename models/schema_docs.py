@@ -297,7 +297,7 @@ DOCS: dict[str, dict[str, str]] = {
         "vote_weight": "{who, op, value}: change who's vote weight.",
         "received_votes": "{who, op, value}: 被投票数多计 X 票.",
         "give_item": "{item, to}.",
-        "redirect": "{from, to}: later targeting of `from` goes to `to` (until the day ends).",
+        "redirect": "{from, to}: later targeting of `from` goes to `to` (not modelled: it changes nothing the engine tracks).",
         "swap": "{a, b} (default target1, target2): later targeting of either goes to the other (until the day ends).",
         "info": "{to, what}: feedback only.",
         "win": "A faction, or $self (the holder's faction), wins.",

@@ -188,8 +188,8 @@ class Interp:
                         and sk.name not in extra and "$all" not in extra}
         # going-out causes, kept per player when something reads one (LANGUAGE.md: cause)
         self.causes = self._causes()
-        # a swap or redirect: where targeting of each player lands (LANGUAGE.md: swap)
-        self.redirects = any(e.kind in ("swap", "redirect") for e in rs.effects())
+        # a swap: where targeting of each player lands (LANGUAGE.md: swap)
+        self.redirects = any(e.kind == "swap" for e in rs.effects())   # redirect: not modelled
         self.keys = self._keys()
         self.table = None    # {"players": n, "rest": {identity: dealt count}} when a game is replayed at a table
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
@@ -1251,10 +1251,10 @@ class Interp:
 
     def run(self, st: View, skill: Skill, b: Bind) -> View:
         """Resolve the skill: effects naming the target apply once per target, in order."""
-        # a chosen target whose targeting was moved (swap, redirect) is hit where it landed,
+        # a chosen target whose targeting was moved (swap) is hit where it landed,
         # as the moves stood when this skill began to resolve; the mover itself is not moved
         moved = self.redirects and b.targets and not skill.trigger and \
-            not any(e.kind in ("swap", "redirect") for e in skill.all_effects())
+            not any(e.kind == "swap" for e in skill.all_effects())
         lands = {t: (st[("redir", t)] if moved else t) for t in b.targets}
         for e in skill.effects:
             if self.mentions_target(e) and (len(b.targets) > 1 or moved):
@@ -1270,9 +1270,6 @@ class Interp:
             return st
         return st.set({("redir", x): y, ("redir", y): x})
 
-    def _e_redirect(self, e, a, st, w, pc):
-        to = self.one(a.get("to"), w)
-        return st.set({("redir", i): to for i in self._each(a.get("from"), w, st, pc)})
 
     def _spend(self, st: View, skill: Skill, b: Bind) -> View:
         """A declared use counts against a per-game limit, even when it fails at its turn."""
@@ -1400,7 +1397,7 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
     ba = it.resolve(it.run(pre, *b), *a)
     written = set(ab.writes) | set(ba.writes)
     # what a player out in both orders holds is no outcome (mirror of scenarios.OUT_IRRELEVANT),
-    # nor is where targeting lands (LANGUAGE.md: swap, redirect)
+    # nor is where targeting lands (LANGUAGE.md: swap)
     diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] != "redir" and
             (key[0] not in OUT_IRRELEVANT or ab[("alive", key[1])] or ba[("alive", key[1])])]
     return ab, ba, diff

@@ -18,7 +18,7 @@ from .sorts import Sorts, State, StateFactory, cause_index
 
 # Effect kinds whose result lives outside the modelled state (feedback, uses, targeting):
 # they are semantic, but "changes nothing" must not be concluded from the model.
-UNMODELLED_KINDS = {"info", "refresh_skill", "create", "extra_use", "cooldown", "must_target",
+UNMODELLED_KINDS = {"info", "refresh_skill", "redirect", "create", "extra_use", "cooldown", "must_target",
                     "disguise"}
 COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
@@ -456,14 +456,6 @@ class Semantics:
         return st.set(self._upd(st, ("redir", x), pc, z3.IntVal(y, self.ctx)) |
                       self._upd(st, ("redir", y), pc, z3.IntVal(x, self.ctx)))
 
-    def _e_redirect(self, e, a, st, b, pc):
-        """Later targeting of `from` lands on `to` (until the day ends)."""
-        to = self.one(a.get("to"), b, st)
-        upd = {}
-        for i, g in self.slots(a.get("from"), b, st):
-            upd |= self._upd(st, ("redir", i), z3.And(pc, g), z3.IntVal(to, self.ctx))
-        return st.set(upd)
-
     def reading_var(self, ambiguity: str) -> z3.ArithRef:
         """Which option of the ambiguity the game is read with (one fact per game, like an
         opaque condition; World.realizable/initial keep it among the options)."""
@@ -708,7 +700,7 @@ def writes_of(e: Effect) -> set[str]:
         "prevent_out": {"dying"}, "revive": {"alive"}, "set_role": {"role"}, "gain_skill": {"lost", "gained"},
         "lose_skill": {"lost"}, "add_label": {f"label:{a.get('label')}"}, "remove_label": {f"label:{a.get('label')}"},
         "counter": {f"counter:{a.get('name')}"}, "vote_weight": {"votes"}, "received_votes": {"received"}, "give_item": {f"item:{a.get('item')}"},
-        "win": {"win"}, "lose": {"lose"}, "swap": {"redir"}, "redirect": {"redir"},
+        "win": {"win"}, "lose": {"lose"}, "swap": {"redir"},
     }
     if kind == "choose":
         out = set()

@@ -539,7 +539,7 @@ class World:
         return st
 
     def _landing(self, st: State, skill: Skill, b: Binding) -> dict | None:
-        """Where each chosen target's effects land, when a swap or redirect may have moved the
+        """Where each chosen target's effects land, when a swap may have moved the
         targeting of that player: {target: [(player, guard)]}, read as the skill resolves. A
         skill that moves targeting itself (its targets are the ones it swaps) is not moved."""
         if not self.vocab.redirects or not b.targets or skill.trigger or \
