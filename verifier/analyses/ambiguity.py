@@ -117,12 +117,8 @@ class Ambiguity(Analysis):
                 yield found
                 return
             if factions:
-                skills_text = "、".join(factions) + "的胜负"
-                yield Finding(
-                    kind=self.kind, severity="info", verdict="proved", subjects=(name,),
-                    message=f"歧义「{name}」在界限内无害：开局后 {depth} 步内的合法对局中，{'、'.join(options)}几种理解下{skills_text}相同。",
-                    message_en=f"The ambiguity '{name}' is harmless in every legal game within the bounds.",
-                    locations=where, key=("ambiguity", name))
+                yield self._harmless(name, where, f"在界限内无害：开局后 {depth} 步内的合法对局中，"
+                                                  f"{'、'.join(options)}几种理解下{'、'.join(factions)}的胜负相同。", True)
                 return
         if not skills:
             yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
@@ -132,17 +128,18 @@ class Ambiguity(Analysis):
             return
         users = "、".join(cx.skill_text(s) for s in skills)
         if bounded:
-            yield Finding(
-                kind=self.kind, severity="info", verdict="proved", subjects=(name,),
-                message=f"歧义「{name}」在界限内无害：开局后 {depth + DEEPER} 步内的合法对局中，{'、'.join(options)}几种理解下{users}的结果相同。",
-                message_en=f"The ambiguity '{name}' is harmless in every legal game within the bounds.",
-                locations=where, key=("ambiguity", name),
-            )
+            yield self._harmless(name, where, f"在界限内无害：开局后 {depth + DEEPER} 步内的合法对局中，"
+                                              f"{'、'.join(options)}几种理解下{users}的结果相同。", True)
             return
-        yield Finding(
+        yield self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下结果相同（{users}）。", False)
+
+    def _harmless(self, name: str, where, what: str, within_bounds: bool) -> Finding:
+        """The readings give the same outcome (everywhere, or in every legal game within the bounds)."""
+        return Finding(
             kind=self.kind, severity="info", verdict="proved", subjects=(name,),
-            message=f"歧义「{name}」无害：{'、'.join(options)}几种理解下结果相同（{users}）。",
-            message_en=f"The ambiguity '{name}' is harmless: every reading gives the same outcome.",
+            message=f"歧义「{name}」{what}",
+            message_en=f"The ambiguity '{name}' is harmless in every legal game within the bounds." if within_bounds
+            else f"The ambiguity '{name}' is harmless: every reading gives the same outcome.",
             locations=where, key=("ambiguity", name),
         )
 

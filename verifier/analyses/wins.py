@@ -78,7 +78,6 @@ class ImpossibleWin(Analysis):
             locations=cx.locs(f.where), key=("win", name),
         )], {"kind": "none"}
 
-
     def _by_reading(self, cx: Context, name: str, f) -> list[Finding]:
         """With every reading free the win is neither found nor ruled out: fix one ambiguity
         at a time (the others stay free, so a proof holds for all of them). A win impossible
@@ -129,7 +128,6 @@ class ImpossibleWin(Analysis):
                               for o in [*proved, *open_]),
             )]
         return []
-
 
 
 class SimultaneousWin(Analysis):
