@@ -239,6 +239,12 @@ class _Resolver:
                 self.num(args.get("value"), p + ("value",))
             if kind == "must_target":
                 self.who(args.get("target"), p + ("target",))
+            if kind == "use_skill":
+                self.need("skill", args.get("skill"), p + ("skill",), extra=("$any",))
+                for j, t in enumerate(args.get("except_tags") or []):
+                    self.need("tag", t, p + ("except_tags", j))
+                if "caster" in args:
+                    self.who(args["caster"], p + ("caster",))
             if kind == "disguise":
                 self.need("faction", args.get("faction"), p + ("faction",), extra=("any",))
                 self.need("role", args.get("role"), p + ("role",), extra=("any",))

@@ -15,7 +15,7 @@ EFFECT_KINDS = (
     "set_faction", "grant_status", "remove_status", "damage", "out", "prevent_out", "revive",
     "set_role", "gain_skill", "lose_skill", "refresh_skill", "add_label", "remove_label",
     "counter", "vote_weight", "give_item", "redirect", "swap", "info", "win", "lose", "create", "opaque", "choose",
-    "extra_use", "cooldown", "must_target", "disguise", "received_votes",
+    "extra_use", "cooldown", "must_target", "disguise", "received_votes", "use_skill",
 )
 CONDITION_KINDS = (
     "all", "any", "not", "has_status", "faction", "alive", "role", "label", "holds", "phase", "is",
@@ -43,6 +43,8 @@ FILTER_KEYS = (
 )
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 USE_PERIODS = ("game", "day", "phase")
+# the limits a skill used through another's effect may break (突破[发动时间][次数]…的限制)
+USE_SKILL_IGNORES = ("timing", "condition", "status", "limited", "uses", "lost", "targets")
 COUNTER_OPS = ("add", "sub", "set", "halve")
 TERM_KINDS = ("feedback", "title", "card", "heading", "other", "status_word", "undefined")
 
@@ -118,6 +120,8 @@ EFFECT_ARGS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
     "cooldown": ({"who": WHO, "skill": NAME, "add": INT}, ("skill",)),
     "must_target": ({"who": WHO, "target": WHO}, ("target",)),
     "disguise": ({"who": WHO, "faction": NAME, "role": NAME}, ()),
+    "use_skill": ({"who": WHO, "skill": NAME, "except_tags": NAMES,
+                   "ignores": {"type": "array", "items": {"enum": list(USE_SKILL_IGNORES)}}, "caster": WHO}, ("skill",)),
 }
 
 

@@ -309,6 +309,9 @@ DOCS: dict[str, dict[str, str]] = {
         "cooldown": "{who, skill, add}: 额外 +1 冷却.",
         "must_target": "{who, target}: 发动主动技能时必须选择…为目标.",
         "disguise": "{who, faction, role}: surface faction/identity (only feedback).",
+        "use_skill": "{who, skill, except_tags, ignores, caster}: who uses one of their skills at once (skill a name "
+                     "or $any), breaking the limits in ignores; caster: who counts as 发动者 (not modelled in the "
+                     "state; its uses are edges of the trigger graph).",
         "if": "Evaluated when the effect resolves.",
         "src": _SRC,
         "force": "The text says it happens regardless (必定/一定/无法被…阻止).",
@@ -487,9 +490,12 @@ _EFFECT_ARG = {
     "writes": "What it writes (same words; status:忠诚, label:群内, role:$flip …).",
     "count": "How many extra uses.", "per": "game | day | phase.", "add": "Days added.",
     "target": "The player who must be chosen.",
+    "except_tags": "Skills with these tags cannot be used this way (e.g. [强制]).",
+    "ignores": "Limits the use breaks: timing, condition, status, limited, uses, lost, targets.",
+    "caster": "Who counts as 发动者 of the skill used (default: who).",
 }
 for _kind in ("set_faction", "grant_status", "remove_status", "damage", "out", "prevent_out", "revive",
               "set_role", "gain_skill", "lose_skill", "refresh_skill", "add_label", "remove_label", "counter",
               "vote_weight", "received_votes", "give_item", "redirect", "swap", "info", "create", "opaque", "extra_use",
-              "cooldown", "must_target", "disguise"):
+              "cooldown", "must_target", "disguise", "use_skill"):
     DOCS[f"effect.{_kind}"] = _EFFECT_ARG

@@ -19,7 +19,7 @@ from .sorts import Sorts, State, StateFactory, cause_index
 # Effect kinds whose result lives outside the modelled state (feedback, uses, targeting):
 # they are semantic, but "changes nothing" must not be concluded from the model.
 UNMODELLED_KINDS = {"info", "refresh_skill", "redirect", "create", "extra_use", "cooldown", "must_target",
-                    "disguise"}
+                    "disguise", "use_skill"}
 COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
