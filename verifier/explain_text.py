@@ -152,17 +152,24 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
     },
     "loop": {
         "zh": {"summary": "触发效果可以无限互相触发",
-               "decides": "触发可以无限地互相再次触发：效果 A 产生触发 B 所监听的事件，B 的效果又产生 A 的事件。",
+               "decides": "触发可以无限地互相再次触发：效果 A 产生触发 B 所监听的事件，B 的效果又产生 A 的事件；"
+                          "或一个令人立即使用技能的效果（use_skill）可以令人再次使用它自己。",
                "why": "对局走到这里，这一步永远结算不完。",
                "fix": "限制使用次数，或写明该触发每个时段只触发一次。",
-               "limits": "除非有递减的度量（有限的使用次数、只会出局一次）证明它会终止，否则都会报告。"},
+               "limits": "除非有递减的度量（有限的使用次数、只会出局一次、目标必须持有而技能会去除的状态）证明它会终止，"
+                         "否则都会报告；环中有技能撤销该度量时（突破[次数]、刷新技能、复活、免于出局）不算。"
+                         "可行性只检查每个技能都能被使用，不构造跑完整个环的对局；最多 4 个技能的环。"},
         "en": {"summary": "triggers can re-fire each other without bound",
                "decides": "Triggers that can re-fire each other without bound: effect A produces the event that "
-                          "trigger B listens for, and B's effect produces A's event again.",
+                          "trigger B listens for, and B's effect produces A's event again; or an effect that "
+                          "makes someone use a skill at once (use_skill) can make them use itself again.",
                "why": "A game that reaches it never finishes the step.",
                "fix": "Limit uses, or say the trigger fires once per window.",
-               "limits": "Reported unless a decreasing measure (limited uses, going out once) proves "
-                         "termination."},
+               "limits": "Reported unless a decreasing measure (limited uses, going out once, a status the "
+                         "targets must hold and the skill removes) proves termination; a measure a member of the "
+                         "cycle undoes (breaking use limits, refreshing, reviving, preventing the going out) does "
+                         "not count. Feasibility: each skill usable somewhere, not a game running the cycle; "
+                         "cycles of up to 4 skills."},
     },
     "impossible-win": {
         "zh": {"summary": "某阵营的胜利条件永远无法达成（已证明）",
