@@ -243,18 +243,21 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
     "missing-rule": {
         "zh": {"summary": "规则没有覆盖的可达局面",
                "decides": "规则没有给出结果的可达局面：投票规则未覆盖的平票、既无胜利条件也无失败条件的阵营，"
-                          "或从可能为空的集合中随机选取（“随机一名……”）。开局时的随机选取按原文人数范围内的"
+                          "或从可能为空的集合中随机选取（“随机一名……”），或同一技能的几个效果按一个数值分档"
+                          "（强度≤6 / 7–9 / 10，点数 0–2 / 3–5）却留下可达的数值没有任何一档。开局时的随机选取按原文人数范围内的"
                           "每个人数检查发牌（未给上限时检查到下限以上 5 人，并在结果中说明；未给人数范围时按模型的"
                           "玩家槽位检查）。",
                "why": "法官只能临场发挥。",
                "fix": "补上这条规则（没有符合条件的角色时如何处理），或修改配置使总有人符合条件。",
                "limits": "只看语言能表达的局面；开局随机选取看的是发牌时的局面（先结算的其他开局效果不计入），"
                          "发牌只按 setup 的分组与牌数（原文只用文字写出、未写进 groups 的限制不计入）；"
-                         "求解预算用尽时报告为未知。"},
+                         "求解预算用尽时报告为未知。分档只看常数区间（至少一档有上限，且各档各自引用原文行）；"
+                         "分档缺口在可达状态的上近似中求得，不是重放的对局。"},
         "en": {"summary": "a reachable situation the rules give no outcome for",
                "decides": "A reachable situation for which the rules give no outcome: a vote tie the vote rules "
                           "do not cover, a faction with neither a win nor a lose condition, or a random pick from "
-                          "a set that can be empty. A pick made at setup is checked at the deal for every player "
+                          "a set that can be empty, or sibling effects that split a number into tiers and leave "
+                          "a reachable value with no tier. A pick made at setup is checked at the deal for every player "
                           "count of the setup's range (an open top: up to 5 above the minimum, said in the "
                           "finding; no range: the model's player slots).",
                "why": "The judge has to improvise.",

@@ -325,6 +325,50 @@ class Probe:
             return Answer("unsat")
         return self.session.check([en, z3.Or(diff)] + self._rest_facts(), "dead-effect")
 
+    def uncovered(self, use: Use, cases: list[Effect], context: list, subject, tiers: list) -> tuple[Answer, list]:
+        """Is there a reachable state where the use is enabled, its resolution reaches the
+        cases (sibling effects split by tiers), the conditions they share (context) hold when
+        the first is reached, and none of the cases applies when it resolves? The answer, and
+        the values of subject (a <num> read where the first case resolves) that no case covers
+        (up to three, each with the start state)."""
+        try:
+            en, _, seen = self._resolution(use)
+            with self._watching():
+                first = seen.get(id(cases[0]), [])
+                if not first:
+                    return Answer("unsat"), []
+                sem = self.world.sem
+                ctx = z3.Or([z3.And(pc, *[sem.cond(c, b, before) for c in context]) for pc, b, before, _ in first])
+                applies = [z3.And(pc, sem.cond(tier, b, before))
+                           for e, tier in zip(cases, tiers) for pc, b, before, _ in seen.get(id(e), [])]
+                _, b, before, _ = first[0]
+                value = self._value(subject, b, before)
+        except Unbound as exc:
+            return Answer("unknown", reason=f"unbound:{exc}"), []
+        cs = [en, ctx, z3.Not(z3.Or(applies + [z3.BoolVal(False, self.world.ctx)]))] + self._rest_facts()
+        values: list = []
+        ans = self.session.check(cs, "uncovered-case")
+        while ans.sat and len(values) < 3:
+            v = ans.model.eval(value, model_completion=True)
+            values.append((v, concrete(ans.model, self.s0, self.world.sorts)))
+            cs = cs + [value != v]
+            more = self.session.check(cs, "uncovered-case")
+            if not more.sat:
+                break
+            ans = more
+        return (Answer("sat") if values else ans), values
+
+    def _value(self, subject: dict, b: dict, st: State) -> z3.ArithRef:
+        """The number a tier reads; a strength is the first player's the filter names (the
+        cases ask whether someone of that strength is there)."""
+        sem = self.world.sem
+        if "strength" in subject:
+            out = z3.RealVal(0, self.world.ctx)
+            for i, g in reversed(sem.slots(subject["strength"], b, st)):
+                out = z3.If(g, sem.strength(st, i), out)
+            return out
+        return sem.num(subject, b, st)
+
     def _resolution(self, use: Use) -> tuple:
         """(enabled, state after, where each effect resolved: id -> [(path condition, binding
         words, state before, state after)]) for the use from the probe state; the last

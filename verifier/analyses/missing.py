@@ -10,6 +10,7 @@ from models.encoding.setup_pick import setup_pick
 from ..findings import Finding
 from ..narrate import describe_player
 from .base import Analysis, Context
+from .cases import CaseCoverage
 
 
 def random_picks(effects) -> list:
@@ -132,7 +133,8 @@ def deal_text(rs, deal: dict[str, int]) -> str:
 class MissingRule(Analysis):
     """A reachable situation for which the rules give no outcome: a vote tie the vote rules
     do not cover, a faction with neither a win nor a lose condition, or a random pick
-    ("随机一名…") from a set that can be empty. The judge has to improvise. Example: 开局随机一名
+    ("随机一名…") from a set that can be empty, or sibling effects that split a number into
+    tiers and leave a reachable value with no tier (cases.py). The judge has to improvise. Example: 开局随机一名
     甲阵营角色获得[某状态], while at 8 players the deal may hold no 甲阵营 player. Fix: add the
     rule (what happens when nobody qualifies), or change the setup so somebody always does.
     A pick made at setup is decided at the deal for every player count of the setup's range
@@ -186,6 +188,7 @@ class MissingRule(Analysis):
                                   "outcomes": ["没有符合条件的角色：规则未给出结果"]},
                         question=f"{cx.skill_text(skill)}找不到符合条件的角色时怎么办？",
                     )
+        yield from CaseCoverage().run(cx)
         # one root cause: every faction the text gives no end conditions is one finding
         endless = [(name, f) for name, f in sorted(rs.factions.items())
                    if f.win is None and f.lose is None and not f.shares_win and not f.external]
