@@ -1397,8 +1397,9 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
     ba = it.resolve(it.run(pre, *b), *a)
     written = set(ab.writes) | set(ba.writes)
     # what a player out in both orders holds is no outcome (mirror of scenarios.OUT_IRRELEVANT),
-    # nor is where targeting lands (LANGUAGE.md: swap)
-    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] != "redir" and
+    # nor is where targeting lands (LANGUAGE.md: swap), nor which lethal effect is the recorded
+    # cause (LANGUAGE.md: going-out causes)
+    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] not in ("redir", "cause") and
             (key[0] not in OUT_IRRELEVANT or ab[("alive", key[1])] or ba[("alive", key[1])])]
     return ab, ba, diff
 

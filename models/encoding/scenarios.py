@@ -122,8 +122,10 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
     # again at its turn (the first may have blocked, converted or saved its way out)
     ab = world.resolve(world.run(pre, a.skill, a.binding), b.skill, b.binding)
     ba = world.resolve(world.run(pre, b.skill, b.binding), a.skill, a.binding)
-    # where targeting lands is how the window resolves, not an outcome
-    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and k[0] != "redir"
+    # where targeting lands is how the window resolves, not an outcome; nor is which of two
+    # lethal effects on one player is recorded as the cause (one cause is kept per player, the
+    # last written: a player hit by both has both causes, in either order)
+    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and k[0] not in ("redir", "cause")
             and (outcome is None or outcome(k))]
     if keys:
         cs.append(z3.Or([_matters(ab, ba, k) for k in keys]))
