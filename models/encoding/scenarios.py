@@ -143,33 +143,61 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
     of the stated size by at most depth legal moves (use limits kept, play stopped at a win),
     and nobody has won when the window opens; every count counts the whole table.
     The result carries that history (res.history) and the table (res.table)."""
+    def build(s0):
+        # the table's values are the same variables at every depth: the question is too
+        q = _question(world, s0, scene, a, b, pin, outcome)
+        return ([], q) if isinstance(q, OrderResult) else (q[0], q)
+
+    game = in_game(world, solver, build, depth, skills, "order-game")
+    if isinstance(game.payload, OrderResult):
+        return game.payload
+    if not game.answer.sat:
+        return OrderResult(game.answer)
+    cs, pre, ab, ba, keys = game.payload
+    res = _decoded(world, game.answer, game.s0, pre, ab, ba, keys)
+    res.history, res.dealt, res.table = game.history, game.dealt, game.table
+    return res
+
+
+@dataclass
+class Game:
+    """A state reached in a game (in_game): the answer, the start state's variables, what the
+    builder returned, the moves from the deal, the state as dealt and the table."""
+    answer: Answer
+    s0: State | None = None
+    payload: object = None
+    history: list = field(default_factory=list)
+    dealt: dict = field(default_factory=dict)
+    table: tuple | None = None
+
+
+def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: list, purpose: str) -> Game:
+    """Is there a state s0, reached from a legal deal at the stated table by at most depth
+    legal moves with nobody having won, where build(s0)'s constraints hold? build(s0) -> (constraints,
+    payload) runs at the table (counts take in the rest); a payload that is an answer already
+    (not a tuple) is returned as it is. The game as dealt is tried first (no unrolling: most
+    situations arise on the first night), then up to depth moves."""
     from .reach import game_over, history_of, unrolled
     from .table import at_table, composition
     s0 = world.state("g")
-    # the game as dealt is tried first (no unrolling: most windows happen on the first
-    # night), then up to depth moves
+    ans, u, at, payload = Answer("unsat"), None, [], None
     for d in sorted({0, depth}):
         u = unrolled(world, solver, d, skills, symmetric=False)
         with at_table(world, u.table):
-            # the table's values are the same variables at every depth: the question is too
-            q = _question(world, s0, scene, a, b, pin, outcome)
-            if isinstance(q, OrderResult):
-                return q
-            cs, pre, ab, ba, keys = q
+            cs, payload = build(s0)
+            if not isinstance(payload, tuple):
+                return Game(payload if isinstance(payload, Answer) else Answer("unsat"), s0, payload)
             cs = cs + [z3.Not(game_over(world, s0))]
         at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)]) for st in u.states]
-        ans = solver.check(u.constraints + cs + [z3.Or(at)], f"order-game-{d}",
+        ans = solver.check(u.constraints + cs + [z3.Or(at)], f"{purpose}-{d}",
                            rlimit=solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET))
         if ans.sat:
             break
     if not ans.sat:
-        return OrderResult(ans)
-    res = _decoded(world, ans, s0, pre, ab, ba, keys)
+        return Game(ans, s0, payload)
     t = next(i for i, c in enumerate(at) if z3.is_true(ans.model.eval(c, model_completion=True)))
-    res.history = history_of(ans.model, u, t)
-    res.dealt = concrete(ans.model, u.states[0], world.sorts)
-    res.table = composition(ans.model, u.table) if u.table else None
-    return res
+    return Game(ans, s0, payload, history_of(ans.model, u, t), concrete(ans.model, u.states[0], world.sorts),
+                composition(ans.model, u.table) if u.table else None)
 
 
 def _decoded(world: World, ans: Answer, s0: State, pre: State, ab: State, ba: State, keys: list) -> OrderResult:
@@ -452,16 +480,34 @@ def empty_pick(world: World, solver: Solver, use: Use, flt: dict, guard=None, at
     picks a random player from? A setup skill is judged on the dealt game."""
     try:
         s0 = world.state("pick")
-        bd = use.binding.as_dict()
         base = world.initial(s0) if at_setup else world.realizable(s0)
-        cs = base + [world.enabled(s0, use.skill, use.binding)]
-        if guard is not None:
-            cs.append(world.sem.cond(guard, bd, s0))
-        cs += [z3.Not(world.sem.filter(flt, i, bd, s0)) for i in range(world.k)]
+        cs = base + _nobody_to_pick(world, s0, use, flt, guard)
     except Unbound as exc:
         return Answer("unknown", reason=f"unbound:{exc}"), {}
     ans = solver.check(cs, "empty-pick")
     return ans, (concrete(ans.model, s0, world.sorts) if ans.sat else {})
+
+
+def _nobody_to_pick(world: World, s0: State, use: Use, flt: dict, guard) -> list:
+    bd = use.binding.as_dict()
+    cs = [world.enabled(s0, use.skill, use.binding)]
+    if guard is not None:
+        cs.append(world.sem.cond(guard, bd, s0))
+    cs += [z3.Not(world.sem.filter(flt, i, bd, s0)) for i in range(world.k)]
+    # and nobody outside the slots either (at a table)
+    cs += [z3.Or(z3.Not(g), n == 0) for g, n in world.sem.rest_matching(flt, bd, s0)]
+    return cs
+
+
+def empty_pick_in_game(world: World, solver: Solver, use: Use, flt: dict, guard, depth: int, skills: list) -> Game:
+    """empty_pick in a game: a legal deal at the stated table and at most depth legal moves
+    lead to the skill resolving while nobody, in the slots or the rest of the table, matches."""
+    def build(s0):
+        try:
+            return _nobody_to_pick(world, s0, use, flt, guard), ()
+        except Unbound as exc:
+            return [], Answer("unknown", reason=f"unbound:{exc}")
+    return in_game(world, solver, build, depth, skills, "pick-game")
 
 
 def conflict_at_effect(world: World, solver: Solver, use: Use, effect, victim: int, status: str | None,

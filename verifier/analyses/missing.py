@@ -4,13 +4,15 @@ from __future__ import annotations
 from typing import Iterator
 
 from models.encoding.reach import bindings_for
-from models.encoding.scenarios import Use, empty_pick
+from models.encoding.decode import concrete
+from models.encoding.scenarios import Use, empty_pick, empty_pick_in_game
 from models.encoding.setup_pick import setup_pick
 
 from ..findings import Finding
-from ..narrate import describe_player
+from ..narrate import describe_player, player, reason_zh, table_json, table_text, witness_json
 from .base import Analysis, Context
 from .cases import CaseCoverage
+from .pending import trace_skills
 
 
 def random_picks(effects) -> list:
@@ -178,17 +180,48 @@ class MissingRule(Analysis):
                     continue
                 ans, start = empty_pick(cx.world, cx.solver, Use(skill, b[0]), flt, e.guard)
                 if ans.sat:
-                    yield Finding(
-                        kind=self.kind, severity="warning", verdict="witnessed", subjects=(skill.name,),
-                        message=f"{cx.skill_text(skill)}要求随机选择一名符合条件的角色，但可能没有任何角色符合条件，规则未说明此时如何处理。",
-                        message_en=f"'{skill.name}' picks a random player from a set that can be empty.",
-                        locations=cx.locs(e.where, skill.where), key=("empty-pick", skill.uid, str(e.index)),
-                        scenario={"roles": [describe_player(rs, start, i) for i in range(cx.world.k)],
-                                  "steps": [f"{cx.skill_text(skill)}结算，需要随机选择一名角色"],
-                                  "outcomes": ["没有符合条件的角色：规则未给出结果"]},
-                        question=f"{cx.skill_text(skill)}找不到符合条件的角色时怎么办？",
-                    )
+                    yield from self._pick_in_game(cx, skill, e, flt, b[0])
         yield from CaseCoverage().run(cx)
+        yield from self._endless(cx)
+
+    def _pick_in_game(self, cx: Context, skill, e, flt: dict, binding) -> Iterator[Finding]:
+        """A pick the reachable states can leave empty, confirmed in a game (a legal deal at the
+        stated table, legal moves, the rest of the table counted): witnessed only then."""
+        rs, depth = cx.rs, int(cx.rs.bounds["depth"])
+        key = ("empty-pick", skill.uid, str(e.index))
+        game = empty_pick_in_game(cx.world, cx.solver, Use(skill, binding), flt, e.guard, depth,
+                                  trace_skills(rs, cx.world))
+        if game.answer.status == "unknown":
+            yield Finding(
+                kind="unknown", severity="warning", verdict="unknown", subjects=(skill.name,),
+                message=f"{cx.skill_text(skill)}随机选择时可能无人可选，但未能在对局中确认（{reason_zh(game.answer.reason)}）。",
+                message_en=f"'{skill.name}' may pick from an empty set; not confirmed in a game.",
+                locations=cx.locs(e.where, skill.where), key=key)
+            return
+        if not game.answer.sat:
+            return   # no legal game within the depth leaves the pick empty
+        who = "、".join(player(t) for t in binding.targets)
+        size, rest = table_text(cx.world.k, game.table, game.dealt)
+        history = [text for text, _ in game.history]
+        start = concrete(game.answer.model, game.s0, cx.world.sorts)
+        yield Finding(
+            kind=self.kind, severity="warning", verdict="witnessed", subjects=(skill.name,),
+            message=f"{cx.skill_text(skill)}要求随机选择一名{pick_text(flt)}，但可能没有任何角色符合条件，规则未说明此时如何处理。",
+            message_en=f"'{skill.name}' picks a random player from a set that can be empty.",
+            locations=cx.locs(e.where, skill.where), key=key,
+            scenario={"roles": [describe_player(rs, game.dealt if history else start, i) for i in range(cx.world.k)]
+                      + ([rest] if rest else []),
+                      "steps": [(size + "，" if size else "") + ("开局后：" + "；".join(history) if history else "开局后"),
+                                f"{cx.skill_text(skill)}结算（{player(binding.self_slot)}" + (f"，目标 {who}" if who else "")
+                                + f"），需要随机选择一名{pick_text(flt)}"],
+                      "outcomes": ["没有符合条件的角色：规则未给出结果"]},
+            witness={"kind": "pick", "skill": skill.uid, "history": history, "start": witness_json(start),
+                     **table_json(game.table)},
+            question=f"{cx.skill_text(skill)}找不到符合条件的角色时怎么办？",
+        )
+
+    def _endless(self, cx: Context) -> Iterator[Finding]:
+        rs = cx.rs
         # one root cause: every faction the text gives no end conditions is one finding
         endless = [(name, f) for name, f in sorted(rs.factions.items())
                    if f.win is None and f.lose is None and not f.shares_win and not f.external]
