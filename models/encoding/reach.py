@@ -230,6 +230,10 @@ def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
     """The faction wins: its win condition holds with at least one player of it, or an
     effect declared its win."""
     sem = world.sem
+    key = ("goal", faction, id(st), id(sem.table), sem.memo_readings())
+    hit = sem.memo.get(key)
+    if hit is not None and hit[0] is st and hit[1] is sem.table:
+        return hit[2]
     f = world.rs.factions[faction]
     # a faction wins through its players, and not while its own lose condition holds
     # ("未曾达到判负条件"): a faction whose rules say it loses when all are out cannot win dead
@@ -237,7 +241,9 @@ def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
                    [z3.And(g, n > 0) for g, n in world.sem.rest_matching({"faction": faction}, {}, st)])
     lost = sem.cond(f.lose, {}, st) if f.lose else z3.BoolVal(False, world.ctx)
     by_rule = z3.And(sem.cond(f.win, {}, st), member, z3.Not(lost)) if f.win else z3.BoolVal(False, world.ctx)
-    return z3.Or(by_rule, st[("win", faction)])
+    out = z3.Or(by_rule, st[("win", faction)])
+    sem.memo[key] = (st, sem.table, out)
+    return out
 
 
 def game_over(world: World, st: State) -> z3.BoolRef:

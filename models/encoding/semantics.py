@@ -35,6 +35,9 @@ class Semantics:
     factory: StateFactory
     opaque_conditions: dict = field(default_factory=dict)
     table: Any = None   # table.Table while a game question is built: counts include the rest of the table
+    # rest_matching per (filter, binding, state, table): a win condition asks the same counts of
+    # one state for every faction and every move (most of a game question's build time on zemu)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def ctx(self) -> z3.Context:
@@ -166,11 +169,16 @@ class Semantics:
         each identity it may hold for; nothing outside a game question."""
         if self.table is None:
             return []
+        key = ("rest", repr(f), repr(sorted(b.items(), key=repr)), id(st), id(self.table), self.memo_readings())
+        hit = self.memo.get(key)
+        if hit is not None and hit[0] is st and hit[1] is self.table:
+            return hit[2]
         out = []
         for count, view in self.table.views(st):
             got = z3.simplify(self.filter(f, view.index, b, view))
             if not z3.is_false(got):
                 out.append((got, count))
+        self.memo[key] = (st, self.table, out)   # st and table kept: their ids stay theirs
         return out
 
     def used_tag_on(self, i: int, j: int, tag: str, b: dict) -> z3.BoolRef:
@@ -470,6 +478,10 @@ class Semantics:
         if ambiguity in fixed:
             return self.true() if fixed[ambiguity] == names.index(option) else self.false()
         return self.reading_var(ambiguity) == names.index(option)
+
+    def memo_readings(self) -> tuple:
+        """The readings fixed while terms are built: part of every memo key."""
+        return tuple(sorted(self.__dict__.get("_fixed_readings", {}).items()))
 
     @contextmanager
     def reading_fixed(self, ambiguity: str, index: int):
