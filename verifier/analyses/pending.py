@@ -189,7 +189,7 @@ def caster_plans(rs: Ruleset, tag1, tag2, tagged: set[str]) -> Iterator[tuple[tu
     pairs = []
     for x in usable:
         for y in usable:
-            if x is y or not carries(x, tag1) or not carries(y, tag2):
+            if (x is y and not _twice_in_window(rs, x)) or not carries(x, tag1) or not carries(y, tag2):
                 continue
             if x.owner_role and y.owner_role and x.owner_role != y.owner_role:
                 continue
@@ -198,6 +198,14 @@ def caster_plans(rs: Ruleset, tag1, tag2, tagged: set[str]) -> Iterator[tuple[tu
                 pairs.append((x, y, sorted(common)[0]))
     for x, y, w in sorted(pairs, key=lambda p: (_plan_key(p[0]), _plan_key(p[1]))):
         yield (x, y), w, f"同一人在同一时段使用两个技能（{x.name}、{y.name}）"
+
+
+def _twice_in_window(rs: Ruleset, skill: Skill) -> bool:
+    """One player may use the skill twice in one window: an effect grants it an extra use
+    (超级毒牙: 每天可以额外发动一次), or nothing limits its uses."""
+    extra = any(e.kind == "extra_use" and isinstance(e.args, dict) and e.args.get("skill") == skill.name
+                for e in rs.effects())
+    return extra or not (skill.uses or skill.charges is not None)
 
 
 def _plan_key(s: Skill) -> tuple:
