@@ -169,9 +169,14 @@ class Semantics:
         each identity it may hold for; nothing outside a game question."""
         if self.table is None:
             return []
-        key = ("rest", repr(f), repr(sorted(b.items(), key=repr)), id(st), id(self.table), self.memo_readings())
+        # a filter that reads only the rest player's own values and the state's global ones
+        # gives the same answer for every state with the same global terms (a move that only
+        # changes the slots, as most do)
+        own = _reads_own_only(f)
+        key = ("rest", repr(f), repr(sorted(b.items(), key=repr)), _global_terms(st) if own else id(st),
+               id(self.table), self.memo_readings())
         hit = self.memo.get(key)
-        if hit is not None and hit[0] is st and hit[1] is self.table:
+        if hit is not None and (own or hit[0] is st) and hit[1] is self.table:
             return hit[2]
         out = []
         for count, view in self.table.views(st):
@@ -700,6 +705,29 @@ class Semantics:
                 continue
             out.append(key)
         return out
+
+
+# filter keys that read only the player's own values (or the binding), never another player's
+OWN_FILTER_KEYS = {"alive", "dead", "other", "faction", "not_faction", "initial_faction", "role", "not_role",
+                   "has_status", "lacks_status", "label", "not_label", "holds", "dying", "targeted"}
+
+
+def _reads_own_only(f) -> bool:
+    if not isinstance(f, dict):
+        return False
+    return all(k in OWN_FILTER_KEYS or (k in ("any", "all_of") and all(_reads_own_only(x) for x in v))
+               or (k == "not" and _reads_own_only(v)) for k, v in f.items())
+
+
+def _global_terms(st: State) -> tuple:
+    """The ids of the state's terms that belong to no player slot (counters, items, wins, the
+    rest of the table's counts), kept on the state: a state never changes."""
+    got = st.__dict__.get("_global_ids")
+    if got is None:
+        got = tuple(sorted((repr(k), t.get_id()) for k, t in st.terms.items()
+                           if not (len(k) >= 2 and isinstance(k[1], int))))
+        st.__dict__["_global_ids"] = got
+    return got
 
 
 def writes_of(e: Effect) -> set[str]:

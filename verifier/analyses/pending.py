@@ -202,7 +202,7 @@ def caster_plans(rs: Ruleset, tag1, tag2, tagged: set[str]) -> Iterator[tuple[tu
 
 def _twice_in_window(rs: Ruleset, skill: Skill) -> bool:
     """One player may use the skill twice in one window: an effect grants it an extra use
-    (超级毒牙: 每天可以额外发动一次), or nothing limits its uses."""
+    (每天可以额外发动一次), or nothing limits its uses."""
     extra = any(e.kind == "extra_use" and isinstance(e.args, dict) and e.args.get("skill") == skill.name
                 for e in rs.effects())
     return extra or not (skill.uses or skill.charges is not None)
