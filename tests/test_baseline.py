@@ -50,6 +50,6 @@ def test_required_findings_are_in_the_baselines():
         assert f["verdict"] == "unknown" and ("未能在对局中确认" in f["message"] or "没有合法对局走到" in f["message"])
     with open(os.path.join(ROOT, "findings", "s11.json"), encoding="utf-8") as fh:
         s11 = json.load(fh)
-    # impossible under one reading of 吹笛能否以自己为目标 (an ambiguity switch): subjects name both
+    # 吹笛 can never be charmed himself (line 89: 其他角色), so the piper faction can never win: proved
     piper = [f for f in s11["findings"] if f["kind"] == "impossible-win" and f["subjects"][0] == "吹笛阵营"]
     assert piper and piper[0]["verdict"] == "proved"
