@@ -81,7 +81,8 @@ class DeadRule(Analysis):
         if answers and all(a.unsat for a in answers):
             yield self._finding(cx, skill, "其发动条件/触发条件在任何可达局面下都不成立")
             return
-        if not skill.effects or any(e.kind in UNMODELLED_KINDS for e in skill.all_effects()):
+        if not skill.effects or any(e.kind in UNMODELLED_KINDS for e in skill.all_effects()) or \
+                all(_stated_zero(e) for e in skill.all_effects()):
             return
         changes = [probe.changes_anything(Use(skill, b)) for b in bindings]
         if any(a.sat or (a.status == "unknown") for a in changes):
@@ -163,6 +164,12 @@ class DeadRule(Analysis):
         )
 
 
+def _stated_zero(e) -> bool:
+    a = e.args if isinstance(e.args, dict) else {}
+    return e.kind in ("counter", "vote_weight", "received_votes") and a.get("op", "add") in ("add", "sub") \
+        and a.get("value") == 0
+
+
 def _effect_plan(rs, skill) -> list[tuple[object, set[str]]]:
     """The effects to judge one by one, in resolution order, with what to ask of each:
     guard (never / always holds; redundant: also always), inert (changes nothing at the
@@ -175,8 +182,8 @@ def _effect_plan(rs, skill) -> list[tuple[object, set[str]]]:
     for n, e in enumerate(effects):
         if e.kind in SEEN_LATER:
             break
-        if id(e) in unmodelled:
-            continue
+        if id(e) in unmodelled or _stated_zero(e):
+            continue   # a change of 0 the text itself states (增加0个点数) is no rule left unused
         checks: set[str] = set()
         if e.guard is not None:
             checks |= {"guard"} | ({"redundant"} if not _trivial(e.guard) else set())
