@@ -46,3 +46,27 @@ def test_counts_include_the_rest():
     assert solver.check(u.constraints + [no_god], "t").unsat
     # outside a game question the slots are the whole table (2 players alive at most)
     assert solver.check(u.constraints + [world.sem.num({"count": {"alive": True}}, {}, st) > 2], "t").unsat
+
+
+def test_rest_counts_are_reused_only_while_they_cannot_differ():
+    """rest_matching is memoized: a state that changes only the slots reuses the counts of a
+    filter over the player's own values; a change of the rest's counts is asked again; either
+    way the answer is what an empty memo gives."""
+    rs, world, solver, u = _game()
+    st = u.states[0]
+    slot_only = st.set({("alive", 0): z3.BoolVal(False, world.ctx)})
+    rest_key = next(k for k in st.terms if k[0] == "rest")
+    rest_changed = st.set({rest_key: st[rest_key] - 1})
+    flt = {"alive": True}
+    with at_table(world, u.table):
+        first = world.sem.rest_matching(flt, {}, st)
+        assert world.sem.rest_matching(flt, {}, slot_only) is first
+        assert world.sem.rest_matching(flt, {}, rest_changed) is not first
+        got = [world.sem.rest_matching(flt, {}, x) for x in (slot_only, rest_changed)]
+        world.sem.memo.clear()
+        want = [world.sem.rest_matching(flt, {}, x) for x in (slot_only, rest_changed)]
+
+    def total(pairs):
+        return z3.Sum([z3.If(g, n, 0) for g, n in pairs] + [z3.IntVal(0, world.ctx)])
+    for g, w in zip(got, want):
+        assert solver.check(u.constraints + [total(g) != total(w)], "t").unsat
