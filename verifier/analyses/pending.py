@@ -202,10 +202,10 @@ def caster_plans(rs: Ruleset, tag1, tag2, tagged: set[str]) -> Iterator[tuple[tu
 
 def _twice_in_window(rs: Ruleset, skill: Skill) -> bool:
     """One player may use the skill twice in one window: an effect grants it an extra use
-    (每天可以额外发动一次), or nothing limits its uses."""
-    extra = any(e.kind == "extra_use" and isinstance(e.args, dict) and e.args.get("skill") == skill.name
-                for e in rs.effects())
-    return extra or not (skill.uses or skill.charges is not None)
+    (每天可以额外发动一次). A skill whose text states no limit is not taken as usable twice a
+    night: the base rules give one use per phase (a witness resting on that was rejected)."""
+    return any(e.kind == "extra_use" and isinstance(e.args, dict) and e.args.get("skill") == skill.name
+               for e in rs.effects())
 
 
 def _plan_key(s: Skill) -> tuple:
