@@ -373,9 +373,10 @@ class Probe:
                            for e, tier in zip(cases, tiers) for pc, b, before, _ in seen.get(id(e), [])]
                 _, b, before, _ = first[0]
                 value = self._value(subject, b, before)
+                known = self._stated(subject, b, before)
         except Unbound as exc:
             return Answer("unknown", reason=f"unbound:{exc}"), []
-        cs = [en, ctx, z3.Not(z3.Or(applies + [z3.BoolVal(False, self.world.ctx)]))] + self._rest_facts()
+        cs = [en, ctx, known, z3.Not(z3.Or(applies + [z3.BoolVal(False, self.world.ctx)]))] + self._rest_facts()
         values: list = []
         ans = self.session.check(cs, "uncovered-case")
         while ans.sat and len(values) < 3:
@@ -398,6 +399,18 @@ class Probe:
                 out = z3.If(g, sem.strength(st, i), out)
             return out
         return sem.num(subject, b, st)
+
+    def _stated(self, subject: dict, b: dict, st: State) -> z3.BoolRef:
+        """The number is one the text gives: a strength only of an identity whose strength the
+        text states (an unknown strength is no evidence of a gap between tiers)."""
+        sem = self.world.sem
+        if "strength" not in subject:
+            return sem.true()
+        stated = [r for r, role in self.world.rs.roles.items() if role.strength is not None and r in self.world.sorts.roles]
+        out = sem.false()
+        for i, g in reversed(sem.slots(subject["strength"], b, st)):
+            out = z3.If(g, z3.Or([st[("role", i)] == self.world.sorts.roles[r] for r in stated] + [sem.false()]), out)
+        return out
 
     def _resolution(self, use: Use) -> tuple:
         """(enabled, state after, where each effect resolved: id -> [(path condition, binding

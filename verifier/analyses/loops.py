@@ -9,6 +9,7 @@ import networkx as nx
 from models.domain import Ruleset, Skill
 from models.encoding.reach import bindings_for
 from models.encoding.scenarios import Use, enabled_ever
+from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
 from .base import Analysis, Context
@@ -181,6 +182,14 @@ def terminates(rs: Ruleset, cycle: list[Skill], events: list[tuple], breaks: lis
     return None
 
 
+def _changes_each_round(cycle: list[Skill]) -> bool:
+    """Some skill of a use_skill cycle does something of its own besides passing the use on
+    (a point gained each time): the repetition then adds up. A chain that only makes the
+    next one use a skill ends in one use of some skill, whatever its length."""
+    inert = UNMODELLED_KINDS | {"use_skill", "opaque"}
+    return any(e.kind not in inert for s in cycle for e in s.all_effects())
+
+
 def _spent_status(s: Skill) -> str | None:
     """A status the skill's targets must hold and its resolution removes from them: each use
     uses up some of a finite supply."""
@@ -222,6 +231,8 @@ class Loop(Analysis):
                 continue   # an opaque effect's events are guesses; a use_skill edge is stated
             if terminates(cx.rs, skills, events, [e.get("breaks", ()) for e in edges]):
                 continue
+            if all(e["event"][0] == "use_skill" for e in edges) and not _changes_each_round(skills):
+                continue   # a chain of uses that only pass the use on is one use: nothing repeats
             feasible = all(self._can_fire(cx, s) for s in skills)
             if not feasible:
                 continue
