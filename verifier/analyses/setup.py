@@ -16,8 +16,9 @@ from .influence import reads_of
 
 class Setup(Analysis):
     """The composition arithmetic does not add up for some allowed player count: groups that
-    do not sum to the stated total, or case probabilities that do not sum to 100% (or go
-    below 0%). A judge cannot deal such a game. Fix: correct the numbers or the ranges.
+    do not sum to the stated total, or case probabilities that do not sum to 100% (or leave
+    0–100%). A formula that goes below 0% with no stated floor is read as 0% and reported
+    once per distribution as a note: the text lacks its "最小0%". A judge cannot deal such a game. Fix: correct the numbers or the ranges.
     Also a win condition that already holds when setup ends, at a legal deal of the
     table the setup states (a witness: the deal).
     Verdict proved when it holds for every count (z3 over the stated range)."""
@@ -98,31 +99,54 @@ class Setup(Analysis):
         )], {"kind": "trace", "skills": trace.used}
 
     def _distribution(self, cx: Context, ar: Arith, solver: Solver, rng: list, d: dict, i: int, players: dict):
-        terms = []
-        for case in d["cases"]:
-            terms.append(ar.clamp(ar.num(case["percent"]), case.get("min"), case.get("max")))
-        total = ar.total(terms)
         where = cx.src_where(d["src"], cx.yaml_line(("setup", "distributions", i)))
         bounded = players.get("max") is not None and players.get("min") is not None
-        for j, (case, term) in enumerate(zip(d["cases"], terms)):
-            ans, n = ar.counterexample(solver, rng + [ar.outside(term, 0, 100)])
+        terms, below = [], []
+        for j, case in enumerate(d["cases"]):
+            raw = ar.clamp(ar.num(case["percent"]), case.get("min"), case.get("max"))
+            if case.get("min") is None:
+                # a chance formula that goes below zero with no stated floor is read as 0% (the
+                # only reading a judge gives it); the missing floor is reported once, below
+                ans, n = ar.counterexample(solver, rng + [raw < 0])
+                if ans.sat:
+                    below.append((case, n, ar.value_at(raw, n)))
+                raw = ar.clamp(raw, 0, None)
+            terms.append(raw)
+            ans, n = ar.counterexample(solver, rng + [ar.outside(raw, 0, 100)])
             if ans.sat:
                 yield Finding(
                     kind=self.kind, severity="error", verdict="witnessed", subjects=(d["name"], str(case["value"])),
-                    message=f"「{d['name']}」取 {case['value']} 的概率在 {n} 人时为 {ar.value_at(term, n)}%，不在 0%–100% 之间。",
+                    message=f"「{d['name']}」取 {case['value']} 的概率在 {n} 人时为 {ar.value_at(raw, n)}%，不在 0%–100% 之间。",
                     message_en=f"A probability of '{d['name']}' leaves 0–100% for {n} players.",
                     locations=cx.locs(where), key=("dist-range", d["name"], str(case["value"])),
                     scenario={"roles": [f"{n} 名玩家"], "steps": [f"计算「{d['name']}」={case['value']} 的概率"],
-                              "outcomes": [f"{ar.value_at(term, n)}%"]},
+                              "outcomes": [f"{ar.value_at(raw, n)}%"]},
                 )
+        total = ar.total(terms)
         ans, n = ar.counterexample(solver, rng + [ar.differs(total, 100)])
+        sums = not ans.sat
         if ans.sat:
             values = "，".join(f"{c['value']}：{ar.value_at(t, n)}%" for c, t in zip(d["cases"], terms))
             yield Finding(
                 kind=self.kind, severity="error", verdict="witnessed", subjects=(d["name"],),
-                message=f"「{d['name']}」各情况的概率之和在 {n} 人时为 {ar.value_at(total, n)}%，不等于 100%（{values}）。",
+                message=f"「{d['name']}」各情况的概率之和在 {n} 人时为 {ar.value_at(total, n)}%，不等于 100%（{values}"
+                        f"{'；负值按 0% 计' if below else ''}）。",
                 message_en=f"The probabilities of '{d['name']}' do not sum to 100% for {n} players.",
                 locations=cx.locs(where), key=("dist-sum", d["name"]),
                 scenario={"roles": [f"{n} 名玩家"], "steps": [values], "outcomes": [f"合计 {ar.value_at(total, n)}%"]},
                 assumptions=() if bounded else ("原文未给出人数范围，按编码中的假设范围检查",),
+            )
+        if below:
+            cases = "；".join(f"取 {c['value']} 在 {n} 人时为 {v}%" for c, n, v in below)
+            yield Finding(
+                kind=self.kind, severity="info", verdict="witnessed", subjects=(d["name"],),
+                message=f"「{d['name']}」的概率公式在部分人数下为负（{cases}），原文未写“最小0%”；"
+                        + ("按 0% 理解时各情况之和恰为 100%。" if sums else "即使按 0% 理解，各情况之和也不是 100%。"),
+                message_en=f"A chance formula of '{d['name']}' goes below 0% with no stated floor.",
+                locations=cx.locs(where, *(cx.src_where(c.get("src")) for c, _, _ in below)),
+                key=("dist-negative", d["name"]),
+                scenario={"roles": [f"{n} 名玩家" for _, n, _ in below],
+                          "steps": [f"计算「{d['name']}」={c['value']} 的概率" for c, _, _ in below],
+                          "outcomes": [f"{v}%（按 0% 计）" for _, _, v in below]},
+                question=f"「{d['name']}」的概率公式为负时是否按 0% 计？",
             )
