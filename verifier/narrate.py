@@ -144,3 +144,31 @@ def reason_zh(reason: str | None) -> str:
     return {"facts do not exclude the win": "找到的不变式不排除这一胜利",
             "no inductive facts": "没有找到成立的不变式",
             "invariant step unknown": "不变式的检查超出求解预算"}.get(reason, reason or "求解器未给出结论")
+
+
+def pick_text(flt: dict) -> str:
+    """The players a filter names, as the rule text would say them ("甲阵营角色")."""
+    if set(flt) == {"faction"}:
+        return "或".join(_names(flt["faction"])) + "角色"
+    words = {
+        "alive": lambda v: "存活" if v else "已出局", "dead": lambda v: "已出局" if v else "存活",
+        "other": lambda v: "自己以外" if v else "",
+        "faction": lambda v: "或".join(_names(v)), "not_faction": lambda v: "不属于" + "或".join(_names(v)),
+        "initial_faction": lambda v: "初始为" + "或".join(_names(v)),
+        "role": lambda v: "身份为" + "或".join(_names(v)), "not_role": lambda v: "不是" + "或".join(_names(v)),
+        "has_status": lambda v: "持有" + "".join(f"[{x}]" for x in _names(v)),
+        "lacks_status": lambda v: "不持有" + "".join(f"[{x}]" for x in _names(v)),
+        "label": lambda v: "带有" + "".join(f"[{x}]" for x in _names(v)),
+        "not_label": lambda v: "不带有" + "".join(f"[{x}]" for x in _names(v)),
+    }
+    order = ["alive", "dead", "other", "faction", "initial_faction", "not_faction", "role", "not_role",
+             "has_status", "lacks_status", "label", "not_label"]
+    if not flt:
+        return "角色"
+    if set(flt) - set(order):
+        return "符合条件的角色"
+    return "、".join(w for w in (words[k](flt[k]) for k in order if k in flt) if w) + "的角色"
+
+
+def _names(v) -> list[str]:
+    return [str(x) for x in (v if isinstance(v, list) else [v])]

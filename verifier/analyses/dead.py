@@ -14,6 +14,7 @@ from models.encoding.world import Binding
 from ..findings import Finding
 from .base import Analysis, Context
 from .order import MESSAGE_MAX
+from .text_checks import undefined_reads
 
 MAX_BINDINGS = 16
 EFFECT_BINDINGS = 64   # an effect is judged over every use of its skill; with more uses, not at all
@@ -79,6 +80,8 @@ class DeadRule(Analysis):
         if any(a.status == "unknown" and not a.reason.startswith("unbound") for a in answers):
             return
         if answers and all(a.unsat for a in answers):
+            if undefined_reads(cx.rs, skill):
+                return   # told with its cause, the undefined term (undefined-reference)
             yield self._finding(cx, skill, "其发动条件/触发条件在任何可达局面下都不成立")
             return
         if not skill.effects or any(e.kind in UNMODELLED_KINDS for e in skill.all_effects()) or \

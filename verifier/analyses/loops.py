@@ -12,6 +12,7 @@ from models.encoding.scenarios import Use, enabled_ever
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
+from ..narrate import pick_text
 from .base import Analysis, Context
 
 
@@ -291,10 +292,5 @@ def _step(cx: Context, s: Skill, nxt: Skill, edge: dict) -> str:
 def _whom(who) -> str:
     """Who an effect lands on, in the rule text's words (its holder may be among them)."""
     if isinstance(who, dict):
-        parts = []
-        for key, word in (("role", "{}"), ("faction", "{}"), ("has_status", "持有[{}]"), ("label", "带[{}]")):
-            v = who.get(key)
-            if v:
-                parts.append("或".join(word.format(x) for x in (v if isinstance(v, list) else [v])))
-        return ("、".join(parts) + "的角色") if parts else "符合条件的角色"
+        return pick_text(who)
     return {"self": "自己", "target": "目标", "victim": "出局者", "caster": "发动者", "source": "来源"}.get(str(who), str(who))

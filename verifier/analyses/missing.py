@@ -9,7 +9,7 @@ from models.encoding.scenarios import Use, empty_pick, empty_pick_in_game
 from models.encoding.setup_pick import setup_pick
 
 from ..findings import Finding
-from ..narrate import describe_player, player, reason_zh, table_json, table_text, witness_json
+from ..narrate import describe_player, pick_text, player, reason_zh, table_json, table_text, witness_json
 from .base import Analysis, Context
 from .cases import CaseCoverage
 from .pending import trace_skills
@@ -71,34 +71,6 @@ def setup_pick_findings(cx: Context, skill, e, flt: dict) -> Iterator[Finding]:
                   "outcomes": outcomes},
         question=f"{who}开局找不到符合条件的角色时怎么办？",
     )
-
-
-def pick_text(flt: dict) -> str:
-    """The players a filter names, as the rule text would say them ("甲阵营角色")."""
-    if set(flt) == {"faction"}:
-        return "或".join(_names(flt["faction"])) + "角色"
-    words = {
-        "alive": lambda v: "存活" if v else "已出局", "dead": lambda v: "已出局" if v else "存活",
-        "other": lambda v: "自己以外" if v else "",
-        "faction": lambda v: "或".join(_names(v)), "not_faction": lambda v: "不属于" + "或".join(_names(v)),
-        "initial_faction": lambda v: "初始为" + "或".join(_names(v)),
-        "role": lambda v: "身份为" + "或".join(_names(v)), "not_role": lambda v: "不是" + "或".join(_names(v)),
-        "has_status": lambda v: "持有" + "".join(f"[{x}]" for x in _names(v)),
-        "lacks_status": lambda v: "不持有" + "".join(f"[{x}]" for x in _names(v)),
-        "label": lambda v: "带有" + "".join(f"[{x}]" for x in _names(v)),
-        "not_label": lambda v: "不带有" + "".join(f"[{x}]" for x in _names(v)),
-    }
-    order = ["alive", "dead", "other", "faction", "initial_faction", "not_faction", "role", "not_role",
-             "has_status", "lacks_status", "label", "not_label"]
-    if not flt:
-        return "角色"
-    if set(flt) - set(order):
-        return "符合条件的角色"
-    return "、".join(w for w in (words[k](flt[k]) for k in order if k in flt) if w) + "的角色"
-
-
-def _names(v) -> list[str]:
-    return [str(x) for x in (v if isinstance(v, list) else [v])]
 
 
 def counts_text(ns: list[int]) -> str:

@@ -90,7 +90,8 @@ class UndefinedReference(Analysis):
         declared = cx.rs.declared_names()
         charge_lines = {line for s in cx.rs.skills if s.charges for line in s.where.src}
         tag_names = set(cx.rs.tags)
-        for term, lines in sorted(bracket_terms(cx.rs.source_lines).items(), key=lambda kv: (kv[1][0], kv[0])):
+        bracketed = bracket_terms(cx.rs.source_lines)
+        for term, lines in sorted(bracketed.items(), key=lambda kv: (kv[1][0], kv[0])):
             if term in declared:
                 continue
             if term.isdigit() and any(line in charge_lines for line in lines):
@@ -98,13 +99,12 @@ class UndefinedReference(Analysis):
             stem = term.rstrip("0123456789")
             if stem != term and stem in tag_names:
                 continue
-            yield Finding(
-                kind=self.kind, severity=self.severity, verdict="proved", subjects=(term,),
-                message=f"术语「{term}」在原文中以括号标出（第{'、'.join(map(str, lines[:5]))}行），但规则中没有任何地方定义它。",
-                message_en=f"The bracketed term '{term}' is used but never defined.",
-                locations=tuple(Location(cx.rs.source_file, ln) for ln in lines[:5]),
-                scenario=None, key=(term,),
-            )
+            yield self._term(cx, term, lines, "在原文中以括号标出")
+        # a word the encoding declares undefined though the text does not bracket it
+        for t in cx.rs.terms:
+            if t.get("kind") == "undefined" and t["name"] not in bracketed:
+                yield self._term(cx, t["name"], source_lines_of(cx.rs, t["name"]) or list(_lines(t.get("src"))),
+                                 "在原文中使用")
         for el in external_elements(cx.rs):
             if el["basis"] == "vocabulary" or (el["basis"] == "base_rules" and el["basis_src"]):
                 continue
@@ -122,6 +122,33 @@ class UndefinedReference(Analysis):
                           "outcomes": [f"依赖它的规则：{'、'.join(deps)}" if deps else "没有编码的规则依赖它"]},
                 key=("external-undefined", el["name"]), assumptions=(el["assumption"],) if el["assumption"] else (),
             )
+
+
+    def _term(self, cx: Context, term: str, lines: list[int], how: str) -> Finding:
+        # the rules that read an undefined word never see it hold: their consequence is told
+        # here, with its cause, not as separate dead rules
+        deps = dependents(cx.rs, term)
+        return Finding(
+            kind=self.kind, severity=self.severity, verdict="proved", subjects=(term,),
+            message=f"术语「{term}」{how}（第{'、'.join(map(str, lines[:5]))}行），但规则中没有任何地方定义它"
+                    + (f"；依赖它的规则：{'、'.join(deps[:6])}（按原文无法判定何时成立）" if deps else "") + "。",
+            message_en=f"The term '{term}' is used but never defined.",
+            locations=tuple(Location(cx.rs.source_file, ln) for ln in lines[:5]),
+            scenario={"roles": [], "steps": [f"查找「{term}」的定义"],
+                      "outcomes": [f"依赖它的规则：{'、'.join(deps)}" if deps else "没有编码的规则依赖它"]}
+            if deps else None,
+            key=(term,),
+        )
+
+
+def _lines(src) -> list[int]:
+    return [src] if isinstance(src, int) else list(src or [])
+
+
+def undefined_reads(rs, skill) -> list[str]:
+    """The undefined terms a skill's trigger, condition or targets read."""
+    return [t["name"] for t in rs.terms if t.get("kind") == "undefined"
+            and _mentions([skill.trigger, skill.condition, skill.targets], t["name"])]
 
 
 def _norm(value) -> str:
