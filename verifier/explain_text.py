@@ -122,14 +122,17 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
     "contradiction": {
         "zh": {"summary": "“必定发生”的效果与“无法发生”的状态/替代效果冲突且无优先规则",
                "decides": "在某个可达局面中，两条规则要求互不相容的结果，且没有优先规则裁决：标记为必定发生"
-                          "（必定/无法被阻止）的效果作用于持有禁止这件事的状态的玩家，或被强制的替代效果阻止。",
+                          "（必定/无法被阻止）的效果作用于持有禁止这件事的状态的玩家，或被强制的替代效果阻止；"
+                          "或强制指定的目标被某个[强制]技能自己的目标限制禁止（可不发动的技能此时只是无法发动，不报告）。",
                "why": "法官必须临场决定哪条规则生效。",
                "fix": "写明哪条规则优先。",
                "limits": "一个效果对一个状态或一个替代效果。"},
         "en": {"summary": "a certain effect meets a status or replacement that forbids it, with no precedence",
                "decides": "Two rules demand incompatible outcomes in a reachable situation and no precedence "
                           "rule decides: an effect marked as certain (必定/无法被阻止) on a player who holds a "
-                          "status that forbids exactly that, or whose forced replacement effect prevents it.",
+                          "status that forbids exactly that, or whose forced replacement effect prevents it; or a forced "
+                          "target that a mandatory ([强制]) skill's own target rules forbid (an optional skill "
+                          "then simply cannot be used, which is not reported).",
                "why": "The judge has to decide on the spot which rule applies.",
                "fix": "Say which rule wins.",
                "limits": "One effect against one status or one replacement."},

@@ -37,8 +37,10 @@ class ForcedTarget(Contradiction):
     skill only takes players who are out; X is out and it takes living players; `other` with X
     the user; a faction, role, status or label X lacks), or its no_repeat_target rule forbids X
     because the forced player chose X with it the night before (that use is part of the state).
+    Only a skill its holder must use (a tag meaning forced, [强制]) is checked: an optional
+    skill whose forced target is illegal simply cannot be used, which the text already answers.
     Why: the text then demands two incompatible things of one player, and the judge must rule
-    whether the skill cannot be used, is used ignoring its limit, or the target is free.
+    whether the skill is skipped after all, is used ignoring its limit, or the target is free.
     Fix: say it in the forcing skill's text (被强制时无视目标限制 / 无法发动), or give a precedence
     or a ruling naming both skills. Limits: one forcing use and one binding of its words; the
     state of the forced use is the one right after the forcing (later deaths, status durations
@@ -56,6 +58,8 @@ class ForcedTarget(Contradiction):
                 if e.kind != "must_target" or not isinstance(e.args, dict):
                     continue
                 for forced in _active_skills(cx):
+                    if not _mandatory(cx, forced):
+                        continue   # an optional skill whose forced target is illegal just can't be used
                     if self._settled(cx, skill, forced.name) or not _window_left(cx, skill, forced):
                         continue
                     reasons = (["filter"] if (forced.targets or {}).get("filter") else []) + \
@@ -198,6 +202,12 @@ def _active_skills(cx: Context) -> list[Skill]:
     """Skills a player chooses targets for in a phase (主动技能): timing, targets, no trigger."""
     return [s for s in cx.rs.skills if s.timing and s.targets and not s.trigger and not s.static
             and not s.is_opaque and s.max_targets >= 1]
+
+
+def _mandatory(cx: Context, skill: Skill) -> bool:
+    """The holder must use it (a tag meaning 'forced', [强制]): only then can a forced target
+    its rules forbid leave the player with no legal move."""
+    return any(getattr(cx.rs.tags.get(t), "meaning", None) == "forced" for t in skill.tags or ())
 
 
 def _raw(cx: Context, skill: Skill) -> dict:
