@@ -118,7 +118,7 @@ class _Resolver:
                 self.who(of, path + (key,))
         for i, sub in enumerate(f.get("any") or []):
             self.filter(sub, path + ("any", i))
-        for key in ("random", "any_of"):
+        for key in ("random", "any_of", "voted_by"):
             if isinstance(f.get(key), dict):
                 self.filter(f[key], path + (key,))
         if "if" in f:

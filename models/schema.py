@@ -38,7 +38,7 @@ OPAQUE_WORDS = ("faction", "alive", "role", "status", "label", "counter", "item"
 FILTER_KEYS = (
     "random", "alive", "other", "faction", "not_faction", "role", "not_role", "has_status", "lacks_status",
     "label", "not_label", "initial_faction", "holds", "dead",
-    "dying", "neighbour_of", "voted_for", "top_voted", "targeted", "strength", "counter", "any_of", "used_tag_on",
+    "dying", "neighbour_of", "voted_for", "voted_by", "top_voted", "targeted", "strength", "counter", "any_of", "used_tag_on",
     "any", "if",
 )
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
@@ -146,6 +146,7 @@ DEFINITIONS: dict[str, Any] = {
         "dying": FLAG, "top_voted": FLAG, "targeted": FLAG,
         "neighbour_of": {"anyOf": [NAME, obj("neighbour_of", {"of": WHO, "living": FLAG}, ("of",))]},
         "voted_for": WHO,
+        "voted_by": FILTER,
         "strength": obj("compare", {"op": COMPARE, "value": NUM}),
         "counter": {"type": "array", "items": [NAME, COMPARE, NUM], "minItems": 3, "maxItems": 3},
         "used_tag_on": obj("used_tag_on", {"on": WHO, "tag": NAME}, ("on", "tag")),
@@ -264,6 +265,7 @@ SCHEMA: dict[str, Any] = {
             "first": NAME, "then": NAME, "order": NAMES, "of": TEXT, "src": SRC, "note": TEXT}, ("src",))},
         "voting": obj("voting", {"src": SRC, "weight_default": {"type": "number"}, "external": FLAG,
                                  "assumption": TEXT, "tie": {"type": ["string", "null"]}, "tie_src": SRC,
+                                 "tie_out": {"enum": ["none", "any"]}, "tie_break": FILTER,
                                  "note": TEXT}),
         "setup": SETUP,
         "faq": {"type": "array", "items": obj("faq", {"question": NAME, "answer": TEXT, "src": SRC, "claim": CLAIM,

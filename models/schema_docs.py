@@ -208,6 +208,7 @@ DOCS: dict[str, dict[str, str]] = {
         "dying": "Is about to go out (当晚的出局名单).",
         "neighbour_of": "A seat neighbour of who (电梯楼邻居); {of: who, living: true} skips players who are out.",
         "voted_for": "Voted for who (存活).",
+        "voted_by": "Received a ballot from a voter matching this filter (警长投票对象: {has_status: 警长}).",
         "top_voted": "Has the most votes (> 0; all tied players).",
         "targeted": "A target chosen in this use.",
         "strength": "Role strength compared: {op, value}.",
@@ -391,6 +392,10 @@ DOCS: dict[str, dict[str, str]] = {
         "assumption": "The assumption we make about them.",
         "tie": "The tie rule's text, or null when the text is silent.",
         "tie_src": "The source line(s) of the tie rule. " + _SRC,
+        "tie_out": "none: a tie puts nobody out, so a vote-out needs strictly the most votes (except whom tie_break "
+                   "names); any (the default): any of the tied may go out.",
+        "tie_break": "A filter naming the tied player who still goes out when tie_out is none "
+                     "({voted_by: {has_status: 警长}}: 警长投票对象出局).",
         "note": "A note for readers; not interpreted.",
     },
     "faq": {

@@ -176,7 +176,7 @@ class Interp:
         self.items = sorted(rs.items)
         self.gained = sorted({uid for sk in rs.skills for e in sk.all_effects() if e.kind == "gain_skill"
                               for uid in self.granted(e)[0]})
-        self.ballots = _mentions(rs.raw, {"voted_for", "top_voted", "votes_for", "received_votes"})
+        self.ballots = _mentions(rs.raw, {"voted_for", "voted_by", "top_voted", "votes_for", "received_votes", "tie_out"})
         # identities can change: the dealt one is a state value of its own
         self.dealt_key = any(e.kind == "set_role" or (e.kind == "opaque" and any(
             str(x).split(":")[0] == "role" for x in ((e.args or {}).get("writes") or []))) for e in rs.effects())
@@ -748,6 +748,9 @@ class Interp:
             elif key == "voted_for":
                 ok = self.voter(st, i) and any(self.in_slot(st, j, g, w) and st[("ballot", i)] == j
                                               for j, g in self.slots(val, w))
+            elif key == "voted_by":
+                ok = any(st[("ballot", v)] == i and self.filter(val, v, w, st)
+                         for v in range(self.k))
             elif key == "top_voted":
                 got = [self.received(st, j) for j in range(self.k)]
                 ok = (got[i] == max(got) and got[i] > 0) == bool(val)
@@ -794,8 +797,9 @@ class Interp:
         return st[("alive", v)] or any(st[("status", v, s.name)] for s in self.rs.statuses.values() if s.keeps_vote)
 
     def received(self, st, i: int) -> int:
-        return sum(st[("votes", v)] for v in range(self.k) if self.voter(st, v) and st[("ballot", v)] == i) + \
-            st[("received", i)]
+        # a ballot is cast by a voter (see the vote move) and counts for that tally even after
+        # its voter goes out (mirror of Semantics.received)
+        return sum(st[("votes", v)] for v in range(self.k) if st[("ballot", v)] == i) + st[("received", i)]
 
     def strength(self, st, i: int):
         role = self.rs.roles.get(st[("role", i)])
@@ -1543,11 +1547,18 @@ def successors(it: Interp, st: dict, skills: list[Skill], decided: dict | None =
         # everyone casts a fresh ballot; the one voted out has the most votes (mirror of
         # reach.Transitions.ballots): one successor per distinct ballot box that allows it
         for box in product(range(-1, it.k), repeat=it.k):
+            if any(box[v] != -1 and not it.voter(st, v) for v in range(it.k)):
+                continue   # only a voter casts a ballot
             cast = {("ballot", v): box[v] for v in range(it.k)}
             voted = View({**st, **cast})
             got = [it.received(voted, x) for x in range(it.k)]
-            if got[j] == max(got) and got[j] > 0:
-                yield ("vote", j), {**out, **cast}, decided
+            if not (got[j] == max(got) and got[j] > 0):
+                continue
+            voting = it.rs.voting or {}
+            if voting.get("tie_out") == "none" and got.count(got[j]) > 1 and not (
+                    voting.get("tie_break") and it.filter(voting["tie_break"], j, {}, voted)):
+                continue   # the text puts nobody out on a tie (but the one its tie break names)
+            yield ("vote", j), {**out, **cast}, decided
     settled = dict(st)
     for i in range(it.k):
         settled[("alive", i)] = st[("alive", i)] and not st[("dying", i)]

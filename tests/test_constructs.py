@@ -197,17 +197,52 @@ def test_initial_faction_is_the_dealt_identitys_after_a_flip():
 
 
 def test_a_player_out_with_keeps_vote_still_votes():
+    """At a vote-out, a player who is out casts a ballot only with a keeps_vote status; a ballot
+    cast still counts for that tally after its voter goes out (the one voted out voted too)."""
     raw = dict(ruleset().raw)
     raw["statuses"] = [{"name": "虚体", "src": 2, "keeps_vote": True}]
     rs = _load(raw)
     world = World(rs, K)
     st = world.state()
-    fixed = [st[("votes", i)] == 1 for i in range(K)] + [st[("received", i)] == 0 for i in range(K)]
-    fixed += [z3.Not(st[("alive", 0)]), st[("ballot", 0)] == 2, st[("ballot", 1)] == 3,
-              st[("alive", 1)], st[("alive", 2)], st[("alive", 3)], st[("ballot", 2)] == -1, st[("ballot", 3)] == -1]
-    top = world.sem.filter({"top_voted": True}, 2, {}, st)
-    assert holds(world, fixed + [st[("status", 0, "虚体")]], world.sem.received(st, 2) == 1) is True
-    assert holds(world, fixed + [z3.Not(st[("status", 0, "虚体")])], top) is False
+    before = [st[("votes", i)] == 1 for i in range(K)] + [st[("received", i)] == 0 for i in range(K)]
+    before += [z3.Not(st[("alive", 0)]), st[("alive", 1)], st[("alive", 2)], st[("alive", 3)]]
+    trans = Transitions(world, []).build()
+    guard, after = trans.ballots(st, st.set({("alive", 2): z3.BoolVal(False, world.ctx)}), 2, z3.BoolVal(True, world.ctx))
+    cast = [after[("ballot", 0)] == 2, after[("ballot", 1)] == 2, after[("ballot", 2)] == 3, after[("ballot", 3)] == 1]
+    # P1 (out) votes P3 only while holding 虚体; P3's own ballot for P4 still counts once P3 is out
+    assert holds(world, before + [st[("status", 0, "虚体")], guard] + cast, world.sem.received(after, 2) == 2) is True
+    s = z3.Solver(ctx=world.ctx)
+    s.add(*(before + [z3.Not(st[("status", 0, "虚体")]), guard] + cast))
+    assert s.check() == z3.unsat   # without 虚体 P1 casts no ballot
+    assert holds(world, before + [st[("status", 0, "虚体")], guard] + cast, world.sem.received(after, 3) == 1) is True
+
+
+def _tied_vote(voting: dict | None, sheriff_votes_p3: bool) -> bool:
+    """Can P3 be voted out when P3 and P4 tie at the top (P1 votes P3, P2 votes P4)?"""
+    raw = dict(ruleset().raw)
+    raw["statuses"] = [{"name": "警长", "src": 2}]
+    if voting:
+        raw["voting"] = {"src": 2, **voting}
+    world = World(_load(raw), K)
+    st = world.state()
+    before = [st[("votes", i)] == 1 for i in range(K)] + [st[("received", i)] == 0 for i in range(K)]
+    before += [st[("alive", i)] for i in range(K)]
+    before += [st[("status", 0, "警长")] == sheriff_votes_p3, st[("status", 1, "警长")] == (not sheriff_votes_p3)]
+    before += [z3.Not(st[("status", i, "警长")]) for i in (2, 3)]
+    trans = Transitions(world, []).build()
+    guard, after = trans.ballots(st, st, 2, z3.BoolVal(True, world.ctx))
+    cast = [after[("ballot", 0)] == 2, after[("ballot", 1)] == 3, after[("ballot", 2)] == -1, after[("ballot", 3)] == -1]
+    s = z3.Solver(ctx=world.ctx)
+    s.add(*(before + [guard] + cast))
+    return s.check() == z3.sat
+
+
+def test_a_tie_puts_nobody_out_only_when_the_text_says_so():
+    assert _tied_vote(None, False)   # silent text: any of the tied may go out
+    assert not _tied_vote({"tie_out": "none"}, True)
+    brk = {"tie_out": "none", "tie_break": {"voted_by": {"has_status": "警长"}}}
+    assert _tied_vote(brk, True)      # 警长投票对象出局
+    assert not _tied_vote(brk, False)
 
 
 def _with_targeted_skill() -> World:

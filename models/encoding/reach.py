@@ -145,12 +145,20 @@ class Transitions:
 
     def ballots(self, st: State, new: State, i: int, guard):
         """A vote-out when the text reads ballots: everyone casts a fresh ballot, and the one
-        voted out has the most votes (ties: any of the tied)."""
+        voted out has the most votes. Ties: any of the tied, unless the text says a tie puts
+        nobody out (voting.tie_out: none), then only a tied player its tie_break names."""
         w = self.world
         cast = {("ballot", v): w.factory.havoc(("ballot", v), st[("ballot", v)]) for v in range(w.k)}
         voted = st.set(cast)
         ok = [z3.And(t >= -1, t < w.k) for t in cast.values()]
+        ok += [z3.Or(w.sem.voter(st, v), cast[("ballot", v)] == -1) for v in range(w.k)]   # only voters cast
         ok.append(w.sem.filter({"top_voted": True}, i, {}, voted))
+        voting = w.rs.voting or {}
+        if voting.get("tie_out") == "none":
+            got = w.sem.received
+            alone = z3.And([got(voted, i) > got(voted, j) for j in range(w.k) if j != i])
+            brk = voting.get("tie_break")
+            ok.append(z3.Or(alone, w.sem.filter(brk, i, {}, voted)) if brk else alone)
         return z3.And([guard] + ok), new.set(cast)
 
     def relation(self, st: State, sel: z3.ArithRef) -> tuple[State, z3.BoolRef]:

@@ -138,6 +138,9 @@ class Semantics:
             elif key == "voted_for":
                 parts.append(z3.Or([z3.And(g, self.voter(st, i), st[("ballot", i)] == j)
                                     for j, g in self.slots(val, b, st)] + [self.false()]))
+            elif key == "voted_by":
+                parts.append(z3.Or([z3.And(st[("ballot", v)] == i, self.filter(val, v, b, st))
+                                    for v in range(self.k)] + [self.false()]))
             elif key == "top_voted":
                 top = z3.And([self.received(st, i) >= self.received(st, j) for j in range(self.k)]
                              + [self.received(st, i) > 0])
@@ -216,8 +219,10 @@ class Semantics:
         return z3.Or([st[("alive", v)]] + keep)
 
     def received(self, st: State, i: int) -> z3.ArithRef:
-        """Votes i receives: the weights of the voters whose ballot names i, plus extras."""
-        return z3.Sum([z3.If(z3.And(self.voter(st, v), st[("ballot", v)] == i), st[("votes", v)], 0)
+        """Votes i receives: the weights of the ballots that name i, plus extras. A ballot is
+        cast only by a voter (the vote-out move) and still counts for that tally after its
+        voter goes out (the one voted out voted too)."""
+        return z3.Sum([z3.If(st[("ballot", v)] == i, st[("votes", v)], 0)
                        for v in range(self.k)] + [st[("received", i)]])
 
     def strength(self, st: State, i: int) -> z3.ArithRef:

@@ -19,7 +19,7 @@ from ..resolve import causes_of
 from ..schema import VOTE_OUT_CAUSES
 
 Key = tuple
-BALLOT_WORDS = {"voted_for", "top_voted", "votes_for", "received_votes"}
+BALLOT_WORDS = {"voted_for", "voted_by", "top_voted", "votes_for", "received_votes", "tie_out"}
 SEAT_WORDS = {"neighbour_of", "next_to"}
 
 
