@@ -27,7 +27,39 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
                     and (relevant_labels is None or lab in relevant_labels))
     if labels:
         parts.append("标签" + "".join(f"[{x}]" for x in labels))
+        origin = _setup_origin(rs, st, i, labels)
+        if origin:
+            parts.append(origin)
     return "，".join(parts)
+
+
+def _dealt_labels(rs: Ruleset, role: str) -> set[str]:
+    todo, seen = list(rs.roles[role].labels) if role in rs.roles else [], set()
+    while todo:
+        lab = todo.pop()
+        if lab not in seen and lab in rs.labels:
+            seen.add(lab)
+            todo.extend(rs.labels[lab].implies_labels)
+    return seen
+
+
+def _setup_origin(rs: Ruleset, st: dict, i: int, labels: list[str]) -> str:
+    """How the player came by a label the card it was dealt does not carry, when only a skill
+    of the setup phases gives it (“开局时经【X】获得[Y]”)."""
+    once = {p.name for p in rs.phases if p.once}
+    dealt = st.get(("dealt", i)) or st.get(("role", i))
+    if dealt not in rs.roles:
+        return ""
+    told = []
+    for lab in labels:
+        if lab in _dealt_labels(rs, dealt):
+            continue
+        givers = {s.name for s in rs.skills for e in s.all_effects()
+                  if e.kind == "add_label" and isinstance(e.args, dict) and e.args.get("label") == lab}
+        setup = {s.name for s in rs.skills if s.name in givers and s.timing and set(s.timing) <= once}
+        if setup and setup == givers:
+            told.append(f"开局时经{'或'.join(f'【{x}】' for x in sorted(setup))}获得[{lab}]")
+    return "；".join(told)
 
 
 # Per-player yes/no values: (word when true, word when false, how the name is bracketed).
