@@ -133,6 +133,7 @@ class Skill:
     effects: list[Effect]
     where: Where
     yaml_path: tuple = ()
+    no_repeat_target: bool = False   # not the same target two nights running
 
     @property
     def uid(self) -> str:

@@ -172,6 +172,8 @@ class _Resolver:
                 self.who(x, path + ("is", j))
         if "phase" in c:
             self.need("phase", c["phase"], path + ("phase",))
+        if "lost" in c:
+            self.need("faction", c["lost"], path + ("lost",))
         if "cause" in c:
             self.need("cause", c["cause"], path + ("cause",))
         if isinstance(c.get("reading"), list) and len(c["reading"]) == 2:

@@ -20,7 +20,7 @@ EFFECT_KINDS = (
 CONDITION_KINDS = (
     "all", "any", "not", "has_status", "faction", "alive", "role", "label", "holds", "phase", "is",
     "count", "every", "none", "counter", "opaque", "true", "false", "cause",
-    "chance", "day", "used", "targeted_by", "distinct", "value_of", "reading",
+    "chance", "day", "used", "targeted_by", "distinct", "value_of", "reading", "lost",
 )
 TRIGGER_EVENTS = (
     "phase_start", "phase_end", "setup", "targeted", "about_to_go_out", "went_out", "killed",
@@ -170,6 +170,7 @@ DEFINITIONS: dict[str, Any] = {
         "counter": NAME, "value_of": NUM, "op": COMPARE, "value": NUM, "who": WHO,
         "opaque": TEXT, "reads": NAMES, "chance": TEXT, "cause": NAME,
         "reading": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2},
+        "lost": NAME,
         "day": {"anyOf": [INT, obj("compare", {"op": COMPARE, "value": NUM})]},
         "true": {}, "false": {}, "src": SRC,
     }),

@@ -275,6 +275,7 @@ DOCS: dict[str, dict[str, str]] = {
         "chance": "Decided outside the game state (real-time actions, undealt cards, guesses): either way.",
         "cause": "The going-out cause of the triggering event.",
         "reading": "[ambiguity, option]: the text is read that way (an ambiguity the engine checks).",
+        "lost": "A faction: it has reached its lose condition (判负), or an effect declared its loss; \"若有且只有一个阵营未达到判负条件，则该阵营获胜\" is each faction winning when every other one is lost.",
         "day": "The game day (第几个游戏日): an integer or {op, value}.",
         "true": "Always holds.",
         "false": "Never holds.",

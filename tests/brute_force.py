@@ -874,6 +874,10 @@ class Interp:
             return True
         if "false" in c:
             return False
+        if "lost" in c:
+            # LANGUAGE.md: that faction has reached its lose condition, or an effect declared its loss
+            f = self.rs.factions.get(c["lost"])
+            return f is not None and (bool(st[("lose", f.name)]) or bool(f.lose and self.cond(f.lose, {}, st)))
         if "opaque" in c:
             return st[("opaque", repr(sorted(c.items(), key=repr)))]
         if "chance" in c:
@@ -1377,6 +1381,23 @@ def pin_ok(st, k: int, dying: tuple = (), dead: tuple = (), alive: tuple = ()) -
 OUT_IRRELEVANT = ("status", "label", "lost", "gained", "votes", "ballot", "received")
 
 
+def settle_window(it: Interp, st: View) -> View:
+    """The window settles (mirror of night_end.settle_window, written from LANGUAGE.md): the
+    players about to go out go out, then each going-out trigger that picks no target fires
+    once for each of them, in the ruleset's order, if it still can."""
+    dying = [i for i in range(it.k) if st[("dying", i)]]
+    out = st.set({key: val for i in dying for key, val in ((("alive", i), False), (("dying", i), False))})
+    for skill in it.rs.skills:
+        if (skill.trigger or {}).get("event") != "went_out" or skill.targets or skill.is_opaque or \
+                all(e.kind == "info" for e in skill.all_effects()):
+            continue
+        for bd in bindings(it, skill):
+            words = dict(bd.others)
+            if set(words) == {"victim"} and words["victim"] in dying and it.enabled(out, skill, bd):
+                out = it.run(out, skill, bd)
+    return out
+
+
 def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | None = None):
     """(ab, ba, differing keys) when the scene and both uses are enabled, else None.
     scene, a, b: (skill, Bind) pairs."""
@@ -1397,8 +1418,8 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
         pre = it.run(pre, s, bd)
     if not (it.enabled(pre, *a) and it.enabled(pre, *b)):
         return None
-    ab = it.resolve(it.run(pre, *a), *b)
-    ba = it.resolve(it.run(pre, *b), *a)
+    ab = settle_window(it, it.resolve(it.run(pre, *a), *b))
+    ba = settle_window(it, it.resolve(it.run(pre, *b), *a))
     written = set(ab.writes) | set(ba.writes)
     # what a player out in both orders holds is no outcome (mirror of scenarios.OUT_IRRELEVANT),
     # nor is where targeting lands (LANGUAGE.md: swap), nor which lethal effect is the recorded

@@ -5,7 +5,8 @@ quiet days, every move checked for legality at its turn, and the finding's claim
 Legality here is written from models/LANGUAGE.md and the issue, not from the engine: a move
 happens only while nobody has won (unless the text lets going-out triggers fire after a win),
 its actor holds the skill and may use it (interpreter's `enabled`: alive, timing-free, filter,
-condition, not blocked, per-game limit), a skill limited per day/phase is used at most its
+condition, not blocked, per-game limit), a skill that may not repeat a target (no_repeat_target)
+takes none it took that day or the day before, a skill limited per day/phase is used at most its
 count between two new days (all holders together when shared), one vote-out a day, skill uses
 of a day follow the order of their phases, and a trigger answering a going out comes right
 after it. Free values the engine leaves open (opaque conditions, chances) are tried every way.
@@ -43,6 +44,14 @@ def _day_rank(rs, skill) -> int | None:
     return min(ranks) if ranks else None
 
 
+def _raw(rs, skill) -> dict:
+    """The skill as the YAML writes it (no_repeat_target read from the text of the encoding)."""
+    node = rs.raw
+    for p in skill.yaml_path:
+        node = node[p]
+    return node if isinstance(node, dict) else {}
+
+
 class Illegal(Exception):
     pass
 
@@ -65,6 +74,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
     temporary = temporary_statuses(rs)
     used: dict[tuple, int] = {}
     votes, rank, prev = 0, -1, None
+    day, targeted = 0, {}   # no_repeat_target: (skill, user, target) -> the day it was last taken
     for mv in game["moves"]:
         skill = by_uid.get(mv.get("skill")) if mv["move"] == "skill" else None
         late = skill is not None and (skill.trigger or {}).get("event") in ("went_out", "about_to_go_out", "killed")
@@ -80,6 +90,11 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 used[key] = used.get(key, 0) + 1
                 if used[key] > u["count"]:
                     raise Illegal(f"{skill.name} used more often in a day than it may")
+            if _raw(rs, skill).get("no_repeat_target"):
+                for t in mv["targets"]:
+                    if day - targeted.get((skill.uid, mv["self"], t), -2) < 2:
+                        raise Illegal(f"{skill.name} on the same player two nights running")
+                    targeted[(skill.uid, mv["self"], t)] = day
             r = _day_rank(rs, skill)
             if r is not None:
                 if r < rank:
@@ -119,7 +134,10 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 st = st.set({key: v for i in range(k) for key, v in
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
             elif mv["move"] == "day":
-                used, votes, rank = {}, 0, -1
+                # the night's pending outs happen at dawn, before the new day
+                used, votes, rank, day = {}, 0, -1, day + 1
+                st = st.set({key: v for i in range(k) for key, v in
+                             ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
                 st = st.set({("status", i, s): False for i in range(k) for s in temporary} |
                             ({("redir", i): i for i in range(k)} if it.redirects else {}))
         prev = mv

@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 import brute_force as bf
 from models.encoding.decode import bool_value, concrete, encode_concrete
 from models.encoding.reach import bindings_for, bounded_trace, faction_goal
+from models.encoding.night_end import settle_window
 from models.encoding.semantics import Unbound
 from models.encoding.scenarios import Pin, Use, order_question
 from models.encoding.solver import Solver
@@ -372,8 +373,9 @@ class Z3Concrete:
     def run_pair(self, values: dict, a: Use, b: Use) -> tuple[bool, bool, dict, dict]:
         """(realizable, both enabled, a-then-b, b-then-a) for the engine on this state."""
         w = self.world
-        ab = w.resolve(w.run(self.s0, a.skill, a.binding), b.skill, b.binding)
-        ba = w.resolve(w.run(self.s0, b.skill, b.binding), a.skill, a.binding)
+        everyone = set(range(w.k))   # the window settles as the order question settles it
+        ab = settle_window(w, w.resolve(w.run(self.s0, a.skill, a.binding), b.skill, b.binding), everyone)
+        ba = settle_window(w, w.resolve(w.run(self.s0, b.skill, b.binding), a.skill, a.binding), everyone)
         m = self.model(values)
         en = bool_value(m, w.enabled(self.s0, a.skill, a.binding)) and bool_value(m, w.enabled(self.s0, b.skill, b.binding))
         return self.realizable(m), en, concrete(m, ab, w.sorts), concrete(m, ba, w.sorts)

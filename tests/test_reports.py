@@ -408,3 +408,21 @@ def test_ci_example_uploads_sarif_per_ruleset() -> None:
     upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
     assert upload["with"]["sarif_file"] in check["run"]
     assert upload["with"]["category"] == category("${{ matrix.id }}")
+
+
+def test_undecided_questions_of_one_kind_are_one_finding():
+    """Budget unknowns of one kind of question (Finding.group) become one finding that names
+    each and keeps every cited line; a lone one, and findings without a group, stay as they are."""
+    from verifier.engine import _grouped
+    from verifier.findings import Finding, Location
+
+    def undecided(name: str, line: int, group: str = "g") -> Finding:
+        return Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,), message=name,
+                       locations=(Location("s.txt", line),), key=(group, name),
+                       group=(group, "以下 {n} 个触发未能判定", f"【{name}】（求解预算 rlimit 用尽）"))
+    plain = Finding(kind="unknown", severity="warning", verdict="unknown", subjects=("丙",), message="丙",
+                    locations=(Location("s.txt", 9),), key=("x",))
+    out = _grouped([undecided("甲", 1), plain, undecided("乙", 2), undecided("丁", 3, group="h")])
+    assert [f.subjects for f in out] == [("甲", "乙"), ("丙",), ("丁",)]
+    assert out[0].message == "以下 2 个触发未能判定（求解预算 rlimit 用尽）：【甲】；【乙】。"
+    assert [loc.line for loc in out[0].locations] == [1, 2]

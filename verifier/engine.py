@@ -14,7 +14,7 @@ from .analyses import ANALYSES, Analysis, Context
 from .coverage import coverage
 from .cache import Cache, skill_code
 from .diff import fingerprints
-from .findings import Finding, Report
+from .findings import Finding, Report, grouped
 
 
 # The bounded-trace analyses run in a world (and a process) of their own: they are most of
@@ -108,7 +108,7 @@ def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[s
     findings = [f for got in results for f in got[0]]
     k = results[0][3] if results else (players or int(rs.bounds["players"]))
     queries, unknown = sum(r[1] for r in results), sum(r[2] for r in results)
-    findings = _dedupe(findings, rs.id)
+    findings = _grouped(_dedupe(findings, rs.id))
     findings = [_suppress(f, rs) for f in findings]
     bounds = {"players": k, "depth": int(rs.bounds["depth"]), "rlimit": int(rs.bounds["rlimit"])}
     return Report(ruleset={"id": rs.id, "title": rs.title, "source": rs.source_file},
@@ -151,6 +151,23 @@ def _dedupe(findings: list[Finding], rid: str) -> list[Finding]:
     for f in findings:
         seen.setdefault(f.stable_id(rid), f)
     return list(seen.values())
+
+
+def _grouped(findings: list[Finding]) -> list[Finding]:
+    """Undecided questions of one kind (a budget that ran out on ten going-out triggers) are
+    one finding naming each, in the place of the first: a judge reads one line, not ten."""
+    by_group: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.group:
+            by_group.setdefault(f.group[0], []).append(f)
+    out = []
+    for f in findings:
+        members = by_group.get(f.group[0], []) if f.group else []
+        if len(members) < 2:
+            out.append(f)
+        elif f is members[0]:
+            out.append(grouped(members))
+    return out
 
 
 def _suppress(f: Finding, rs: Ruleset) -> Finding:

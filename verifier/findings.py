@@ -39,6 +39,9 @@ class Finding:
     assumptions: tuple[str, ...] = ()  # assumptions the finding depends on
     suppressed: str | None = None      # the reason, when a suppression matches
     message_en: str | None = None
+    # an undecided question of a kind asked many times: (kind of question, the sentence for
+    # n of them with {n}, this one's item); the engine reports such findings as one
+    group: tuple[str, str, str] | None = None
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS, self.kind
@@ -78,13 +81,36 @@ def finding_from_json(d: dict) -> Finding:
         scenario=d.get("scenario"), key=tuple(d.get("key") or ()), witness=d.get("witness"),
         question=d.get("question"), rulings=tuple(d.get("rulings") or ()), assumptions=tuple(d.get("assumptions") or ()),
         suppressed=d.get("suppressed"), message_en=d.get("message_en"),
+        group=tuple(d["group"]) if d.get("group") else None,
     )
 
 
 def finding_to_cache(f: Finding) -> dict:
     d = f.to_json("")
     d["key"] = list(f.key)
+    if f.group:
+        d["group"] = list(f.group)
     return d
+
+
+def grouped(members: list[Finding]) -> Finding:
+    """One finding for several undecided questions of one kind (Finding.group): each is
+    named in the message, every line they cite is kept."""
+    first = members[0]
+    _, head, _ = first.group
+    locs = tuple(dict.fromkeys(loc for f in members for loc in f.locations))
+    subjects = tuple(dict.fromkeys(s for f in members for s in f.subjects))
+    items = [f.group[2] for f in members]
+    head = head.format(n=len(members))
+    tail = items[0][items[0].rfind("（"):] if items[0].endswith("）") and "（" in items[0] else ""
+    if tail and all(x.endswith(tail) for x in items):
+        # the same reason for every one: said once
+        head, items = head + tail, [x[:-len(tail)] for x in items]
+    return Finding(kind=first.kind, severity=first.severity, verdict=first.verdict, subjects=subjects,
+                   message=f"{head}：{'；'.join(items)}。", locations=locs,
+                   key=(first.group[0],) + tuple(sorted("\x1f".join(f.key or f.subjects) for f in members)),
+                   message_en=f"{len(members)} questions of one kind ({first.group[0]}) were not decided within "
+                              "the solver budget: " + "; ".join("/".join(f.subjects) for f in members) + ".")
 
 
 def sort_key(f: Finding) -> tuple:

@@ -23,7 +23,12 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
             parts.append("未持有" + "".join(f"[{s}]" for s in lacking))
     if held:
         parts.append("持有" + "".join(f"[{s}]" for s in held))
-    labels = sorted(lab for lab in rs.labels if st.get(("label", i, lab))
+    # an item is one of a kind and what it lets its holder do is in the rules: always shown
+    items = sorted(it for it in rs.items if st.get(("item", it)) == i)
+    if items:
+        parts.append("持有" + "、".join(items))
+    every = _labels_of_everyone(rs)
+    labels = sorted(lab for lab in rs.labels if st.get(("label", i, lab)) and lab not in every
                     and (relevant_labels is None or lab in relevant_labels))
     if labels:
         parts.append("标签" + "".join(f"[{x}]" for x in labels))
@@ -31,6 +36,13 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
         if origin:
             parts.append(origin)
     return "，".join(parts)
+
+
+def _labels_of_everyone(rs: Ruleset) -> set[str]:
+    """Labels every identity's card carries (an encoding's holder of per-player bookkeeping,
+    such as 角色): they tell a judge nothing about this player, so a cast line leaves them out."""
+    cards = [_dealt_labels(rs, name) for name, r in rs.roles.items() if not r.created and r.count != 0]
+    return set.intersection(*cards) if cards else set()
 
 
 def _dealt_labels(rs: Ruleset, role: str) -> set[str]:

@@ -182,9 +182,10 @@ class Transitions:
                     guard = z3.And([st[("rest", mv.role)] > 0] + [z3.Not(st[("dying", j)]) for j in range(w.k)])
                     new = st.set({("rest", mv.role): st[("rest", mv.role)] - 1})
                 elif mv.label == "day":
-                    # statuses granted for a phase, a day or until a phase are gone by the next day
+                    # statuses granted for a phase, a day or until a phase are gone by the next day;
+                    # the night's pending outs happen at dawn (天亮), before the new day
                     guard = z3.BoolVal(True, w.ctx)
-                    new = st.set({("status", i, s): z3.BoolVal(False, w.ctx)
+                    new = settled(w, st).set({("status", i, s): z3.BoolVal(False, w.ctx)
                                   for s in temporary_statuses(w.rs) for i in range(w.k) if ("status", i, s) in st.terms} |
                                  {("redir", i): z3.IntVal(i, w.ctx) for i in range(w.k) if ("redir", i) in st.terms})
                 elif mv.label == "settle":
@@ -234,9 +235,12 @@ class Transitions:
         return State(dict(zip(keys, terms[:-1]))), [terms[-1]]
 
 
-def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
+def faction_goal(world: World, st: State, faction: str, win: dict | None = None) -> z3.BoolRef:
     """The faction wins: its win condition holds with at least one player of it, or an
-    effect declared its win."""
+    effect declared its win. win: one clause of its condition instead of the whole (does
+    that clause alone ever let it win? no effect's declaration counts then)."""
+    if win is not None:
+        return _wins_by(world, st, faction, win)
     sem = world.sem
     key = ("goal", faction, id(st), id(sem.table), sem.memo_readings())
     hit = sem.memo.get(key)
@@ -252,6 +256,14 @@ def faction_goal(world: World, st: State, faction: str) -> z3.BoolRef:
     out = z3.Or(by_rule, st[("win", faction)])
     sem.memo[key] = (st, sem.table, out)
     return out
+
+
+def _wins_by(world: World, st: State, faction: str, win: dict) -> z3.BoolRef:
+    f, sem = world.rs.factions[faction], world.sem
+    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
+                   [z3.And(g, n > 0) for g, n in sem.rest_matching({"faction": faction}, {}, st)])
+    lost = sem.cond(f.lose, {}, st) if f.lose else z3.BoolVal(False, world.ctx)
+    return z3.And(sem.cond(win, {}, st), member, z3.Not(lost))
 
 
 def game_over(world: World, st: State) -> z3.BoolRef:
@@ -345,7 +357,8 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             cs += extra
             sels.append(sel)
             states.append(st)
-    cs += use_limits(trans, sels) + going_out_timing(trans, sels, states) + phase_order(trans, sels)
+    cs += use_limits(trans, sels) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
+        no_repeat(trans, sels)
     cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels)
     return cache[key]
 
@@ -394,6 +407,85 @@ def use_limits(trans: Transitions, sels: list) -> list:
             used = z3.If(_among(sel, day), 0, used + z3.If(_among(sel, idxs), 1, 0))
             out.append(used <= count)
     return out
+
+
+def _days_between(trans: Transitions, sels: list, j: int, t: int) -> z3.ArithRef:
+    """How many "day" moves come after move j and before move t."""
+    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    return z3.Sum([z3.If(_among(sels[x], day), 1, 0) for x in range(j + 1, t)] + [z3.IntVal(0, sels[0].ctx)])
+
+
+def _repeat_groups(trans: Transitions) -> dict[tuple, list[int]]:
+    """(skill, user, target) -> the moves that use that skill on that target, for the skills
+    that may not take the same target two nights running."""
+    groups: dict[tuple, list[int]] = {}
+    for idx, mv in enumerate(trans.moves):
+        if mv.skill is not None and mv.skill.no_repeat_target:
+            for t in mv.binding.targets:
+                groups.setdefault((mv.skill.uid, mv.binding.self_slot, t), []).append(idx)
+    return groups
+
+
+def no_repeat(trans: Transitions, sels: list) -> list:
+    """no_repeat_target: two uses of the skill by one player on one target have a night
+    between them (at least two "day" moves: not the same day, not the next)."""
+    out = []
+    for _, idxs in sorted(_repeat_groups(trans).items(), key=repr):
+        for j in range(len(sels)):
+            for t in range(j + 1, len(sels)):
+                both = z3.And(_among(sels[j], idxs), _among(sels[t], idxs))
+                out.append(z3.Implies(both, _days_between(trans, sels, j, t) >= 2))
+    return out
+
+
+def window_follows(trans: Transitions, sels: list, t: int, uses: list) -> z3.BoolRef:
+    """The uses of a window (skill, binding) may come right after the first t moves in the
+    same game: since the last "day" move no move belongs to a later phase than the window,
+    the window's uses and that day's earlier uses of the same skill stay within its daily
+    limit, and a skill that may not repeat a target did not take one of theirs on this day or
+    the day before."""
+    ctx = trans.world.ctx
+    rs = trans.world.rs
+    window = [Move(skill, b, skill.name) for skill, b in uses]
+    ranks = [r for mv in window if (r := _rank(rs, mv)) is not None]
+    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    parts = []
+    # moves of this day: those after the last "day" move among the first t
+    today = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
+    if ranks:
+        for j in range(t):
+            r = _rank_of(trans, sels[j])
+            parts.append(z3.Implies(today[j], z3.Or(r == -1, r <= min(ranks))))
+    for mv in window:
+        count = _daily(mv)
+        if count is None:
+            continue
+        shared = bool((mv.skill.uses or {}).get("shared"))
+        same = [i for i, m in enumerate(trans.moves) if m.skill is not None and m.skill.uid == mv.skill.uid
+                and (shared or m.binding.self_slot == mv.binding.self_slot)]
+        in_window = sum(1 for m in window if m.skill.uid == mv.skill.uid and
+                        (shared or m.binding.self_slot == mv.binding.self_slot))
+        used = z3.Sum([z3.If(z3.And(today[j], _among(sels[j], same)), 1, 0) for j in range(t)] + [z3.IntVal(0, ctx)])
+        parts.append(used + in_window <= count)
+    groups = _repeat_groups(trans)
+    for mv in window:
+        for target in (mv.binding.targets if mv.skill.no_repeat_target else ()):
+            idxs = groups.get((mv.skill.uid, mv.binding.self_slot, target), [])
+            for j in range(t):
+                parts.append(z3.Implies(_among(sels[j], idxs), _days_between(trans, sels, j, t) >= 2))
+    return z3.And(parts + [z3.BoolVal(True, ctx)])
+
+
+def _rank_of(trans: Transitions, sel) -> z3.ArithRef:
+    """The phase rank of the move sel (-1: a move without one)."""
+    by_rank: dict[int, list[int]] = {}
+    for i, mv in enumerate(trans.moves):
+        if (r := _rank(trans.world.rs, mv)) is not None:
+            by_rank.setdefault(r, []).append(i)
+    rank = z3.IntVal(-1, sel.ctx)
+    for r, idxs in sorted(by_rank.items()):
+        rank = z3.If(_among(sel, idxs), r, rank)
+    return rank
 
 
 def _rank(rs, mv: Move) -> int | None:
@@ -607,7 +699,7 @@ class Candidate:
     build: object     # callable(State) -> BoolRef
 
 
-def candidate_facts(world: World, faction: str) -> list[Candidate]:
+def candidate_facts(world: World, faction: str, win: dict | None = None) -> list[Candidate]:
     """Small universally quantified facts that could together rule out a win."""
     rs, sorts, k = world.rs, world.sorts, world.k
     out: list[Candidate] = []
@@ -620,7 +712,7 @@ def candidate_facts(world: World, faction: str) -> list[Candidate]:
                                                              [z3.BoolVal(False, world.ctx)])) for i in range(k)])))
     out.append(Candidate(f"empty:{faction}", f"没有角色属于{faction}",
                          lambda st: z3.And([st[("faction", i)] != f_const for i in range(k)])))
-    mentioned = _statuses_in(rs.factions[faction].win, world)
+    mentioned = _statuses_in(rs.factions[faction].win if win is None else win, world)
     for role in sorted(rs.roles):
         for s in sorted(mentioned):
             out.append(Candidate(f"never:{role}:{s}", f"{role}永远不会持有[{s}]",
@@ -702,32 +794,33 @@ class Proof:
     inductive: list[str] = field(default_factory=list)       # names of the whole inductive set
 
 
-def prove_unreachable(world: World, solver: Solver, faction: str) -> Proof:
+def prove_unreachable(world: World, solver: Solver, faction: str, win: dict | None = None) -> Proof:
     """Houdini over candidate facts (see invariants.py); then ask whether the surviving,
     inductive facts rule out the win."""
     from .invariants import Fact, houdini
-    cands = [Fact(c.name, c.text, c.build) for c in candidate_facts(world, faction)]
+    cands = [Fact(c.name, c.text, c.build) for c in candidate_facts(world, faction, win)]
     alive, unknown = houdini(world, solver, cands, "inv")
     if unknown is not None:
         return Proof(unknown, reason="invariant step unknown")
     if not alive:
         return Proof(Answer("unknown"), reason="no inductive facts")
     st = world.state("goal")
-    ans = solver.check(world.realizable(st) + [c.build(st) for c in alive] + [faction_goal(world, st, faction)],
+    ans = solver.check(world.realizable(st) + [c.build(st) for c in alive] + [faction_goal(world, st, faction, win)],
                        "inv-goal")
     if ans.unsat:
-        core = _minimal_facts(world, solver, alive, faction)
+        core = _minimal_facts(world, solver, alive, faction, win)
         return Proof(ans, core, inductive=[c.name for c in alive])
     return Proof(Answer("unknown") if ans.status != "unsat" else ans, alive, reason="facts do not exclude the win")
 
 
-def _minimal_facts(world: World, solver: Solver, facts: list[Candidate], faction: str) -> list[Candidate]:
+def _minimal_facts(world: World, solver: Solver, facts: list[Candidate], faction: str,
+                   win: dict | None = None) -> list[Candidate]:
     """Drop facts not needed to exclude the win (for a readable proof)."""
     needed = list(facts)
     for c in list(facts):
         trial = [x for x in needed if x is not c]
         st = world.state("min")
-        if solver.check(world.realizable(st) + [x.build(st) for x in trial] + [faction_goal(world, st, faction)],
+        if solver.check(world.realizable(st) + [x.build(st) for x in trial] + [faction_goal(world, st, faction, win)],
                         "inv-min").unsat:
             needed = trial
     return needed

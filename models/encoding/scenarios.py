@@ -13,6 +13,7 @@ import z3
 
 from ..domain import Effect, Skill
 from .decode import concrete
+from .night_end import may_be_dying, settle_window
 from .semantics import Semantics, Unbound
 from .solver import Answer, Solver
 from .sorts import State
@@ -122,6 +123,9 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
     # again at its turn (the first may have blocked, converted or saved its way out)
     ab = world.resolve(world.run(pre, a.skill, a.binding), b.skill, b.binding)
     ba = world.resolve(world.run(pre, b.skill, b.binding), a.skill, a.binding)
+    # compared once the window has settled: the outs happen and the triggers they fire
+    victims = may_be_dying(s0, [ab, ba], pin.dying, world.k)
+    ab, ba = settle_window(world, ab, victims), settle_window(world, ba, victims)
     # where targeting lands is how the window resolves, not an outcome; nor is which of two
     # lethal effects on one player is recorded as the cause (one cause is kept per player, the
     # last written: a player hit by both has both causes, in either order)
@@ -148,7 +152,7 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
         q = _question(world, s0, scene, a, b, pin, outcome)
         return ([], q) if isinstance(q, OrderResult) else (q[0], q)
 
-    game = in_game(world, solver, build, depth, skills, "order-game")
+    game = in_game(world, solver, build, depth, skills, "order-game", window=list(scene) + [a, b])
     if isinstance(game.payload, OrderResult):
         return game.payload
     if not game.answer.sat:
@@ -171,13 +175,14 @@ class Game:
     table: tuple | None = None
 
 
-def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: list, purpose: str) -> Game:
+def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: list, purpose: str,
+            window: list[Use] = ()) -> Game:
     """Is there a state s0, reached from a legal deal at the stated table by at most depth
     legal moves with nobody having won, where build(s0)'s constraints hold? build(s0) -> (constraints,
     payload) runs at the table (counts take in the rest); a payload that is an answer already
     (not a tuple) is returned as it is. The game as dealt is tried first (no unrolling: most
     situations arise on the first night), then up to depth moves."""
-    from .reach import game_over, history_of, unrolled
+    from .reach import game_over, history_of, unrolled, window_follows
     from .table import at_table, composition
     s0 = world.state("g")
     ans, u, at, payload = Answer("unsat"), None, [], None
@@ -188,9 +193,20 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
             if not isinstance(payload, tuple):
                 return Game(payload if isinstance(payload, Answer) else Answer("unsat"), s0, payload)
             cs = cs + [z3.Not(game_over(world, s0))]
-        at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)]) for st in u.states]
-        ans = solver.check(u.constraints + cs + [z3.Or(at)], f"{purpose}-{d}",
-                           rlimit=solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET))
+        # the window's own uses follow the history: in phase order, within their daily limits
+        # and no-repeat rules counted with that day's (and the last night's) moves
+        uses = [(w.skill, w.binding) for w in window]
+        at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)] +
+                     ([window_follows(u.trans, u.sels, t, uses)] if uses else []))
+              for t, st in enumerate(u.states)]
+        query = u.constraints + cs + [z3.Or(at)]
+        budget = solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET)
+        ans = solver.check(query, f"{purpose}-{d}", rlimit=budget)
+        if ans.status == "unknown" and d:
+            # a search this size is sensitive to where it starts (measured: conan096's confirmations
+            # found in seconds alone ran out of budget after other questions had built their terms):
+            # one more start, still deterministic, before the question is left open
+            ans = solver.check(query, f"{purpose}-{d}-retry", rlimit=budget, seed=1)
         if ans.sat:
             break
     if not ans.sat:
@@ -520,7 +536,7 @@ def empty_pick_in_game(world: World, solver: Solver, use: Use, flt: dict, guard,
             return _nobody_to_pick(world, s0, use, flt, guard), ()
         except Unbound as exc:
             return [], Answer("unknown", reason=f"unbound:{exc}")
-    return in_game(world, solver, build, depth, skills, "pick-game")
+    return in_game(world, solver, build, depth, skills, "pick-game", window=[use])
 
 
 def conflict_at_effect(world: World, solver: Solver, use: Use, effect, victim: int, status: str | None,

@@ -350,6 +350,14 @@ class Semantics:
                           + [self.true()])
         if "reading" in c:
             return self.reading_is(*c["reading"])
+        if "lost" in c:
+            # that faction has reached its lose condition (判负), or an effect declared its loss
+            f = self.rs.factions.get(c["lost"])
+            if f is None:
+                return self.false()
+            lost = self.cond(f.lose, {}, st) if f.lose else self.false()
+            key = ("lose", f.name)
+            return z3.Or(lost, st[key]) if key in st.terms else lost
         if "opaque" in c:
             key = repr(sorted(c.items(), key=repr))
             if key not in self.opaque_conditions:

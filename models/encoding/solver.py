@@ -40,9 +40,9 @@ class Solver:
         self.stats = SolverStats()
 
     def check(self, constraints: list, purpose: str, tracked: dict[str, z3.BoolRef] | None = None,
-              rlimit: int | None = None) -> Answer:
+              rlimit: int | None = None, seed: int = 0) -> Answer:
         s = z3.Solver(ctx=self.ctx)
-        s.set("random_seed", 0)
+        s.set("random_seed", seed)
         s.set("rlimit", int(rlimit or self.rlimit))
         s.set("timeout", 120_000)  # wall-clock safety net only; the budget is the rlimit
         s.add(*constraints)

@@ -1,6 +1,9 @@
 """Order-dependence: simultaneous effects whose result depends on which resolves first."""
 from __future__ import annotations
 
+import os
+import sys
+import time
 from typing import Iterator
 
 from models.encoding.scenarios import confirm_order, order_question
@@ -25,7 +28,9 @@ class OrderDependence(Analysis):
     Also the win check against a going-out trigger (win_check.py): a going out meets a
     win condition while the shot it triggers would change who wins, and the text says
     neither that the game ends at once nor that the shot comes first (`win_check`).
-    Limits: pairs of effects, up to the player slots in the bounds, one window."""
+    The two orders are compared once the window has settled (night_end.py): the pending outs
+    happen and the going-out triggers that pick no target fire, so a difference such a trigger
+    undoes is no question. Limits: pairs of effects, up to the player slots in the bounds, one window."""
     kind = "order-dependence"
     summary = "同一时段内的两个效果结算顺序未定义，且顺序不同结果不同"
     severity = "warning"
@@ -48,7 +53,10 @@ class OrderDependence(Analysis):
                     continue  # opaque effects are counted by the unknown analysis
                 skills = [cand.a.skill, cand.b.skill] + [u.skill for u in cand.scene]
                 extra = [_bindings(cand), cand.pin.dying, cand.pin.dead, cand.window, cand.how]
+                t0 = time.time()
                 found = cx.cached("order", skills, extra, lambda cand=cand: self._decide(cx, cand))
+                if os.environ.get("VERIFIER_TIMING") and time.time() - t0 > 5:
+                    print(f"    {pair[0]} / {pair[1]} ({cand.how}): {time.time() - t0:.0f} s", file=sys.stderr)
                 # a candidate the game does not confirm is kept only if no other way of
                 # reaching the pair (another scene, another shape) is confirmed
                 later = [f for f in found if f.key and f.key[0] == UNCONFIRMED]
@@ -171,7 +179,10 @@ class OrderDependence(Analysis):
                        message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序可能影响结果，但未能在对局中确认（{why}）。",
                        message_en=f"'{a.name}' and '{b.name}' may depend on their order, not confirmed in a game.",
                        locations=cx.locs(a.where, b.where),
-                       key=(UNCONFIRMED, WITHIN_BOUNDS if bounded else "budget", a.uid, b.uid))
+                       key=(UNCONFIRMED, WITHIN_BOUNDS if bounded else "budget", a.uid, b.uid),
+                       group=None if bounded else
+                       ("order-unconfirmed", "以下 {n} 对技能的结算顺序可能影响结果，但未能在对局中确认",
+                        f"{cx.skill_text(a)}与{cx.skill_text(b)}（{why}）"))
 
     def _within_bounds(self, cx: Context, group: list[Finding]) -> Finding:
         """The candidates no legal game within the depth reaches, as one line: each is clean
@@ -195,7 +206,9 @@ class OrderDependence(Analysis):
         a, b = cand.a.skill, cand.b.skill
         return Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a.name, b.name),
                        message=f"{cx.skill_text(a)}与{cx.skill_text(b)}的结算顺序问题在求解预算内未能判定（{reason_zh(reason)}）。",
-                       locations=cx.locs(a.where, b.where), key=("order", a.uid, b.uid))
+                       locations=cx.locs(a.where, b.where), key=("order", a.uid, b.uid),
+                       group=("order-undecided", "以下 {n} 对技能的结算顺序问题在求解预算内未能判定",
+                              f"{cx.skill_text(a)}与{cx.skill_text(b)}（{reason_zh(reason)}）"))
 
 
 UNCONFIRMED = "order-unconfirmed"

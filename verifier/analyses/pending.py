@@ -101,7 +101,8 @@ def active_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
             if (bool(ta) != bool(a.targets)) or (bool(tb) != bool(b.targets)):
                 ta = ta if a.targets else ()
                 tb = tb if b.targets else ()
-            ta, tb = _filled(a, sa, ta, world.k), _filled(b, sb, tb, world.k)
+            involved = {sa, sb, *ta, *tb}
+            ta, tb = _filled(a, sa, ta, world.k, involved), _filled(b, sb, tb, world.k, involved)
             ua, ub = Use(a, Binding(sa, ta if a.targets else ())), Use(b, Binding(sb, tb if b.targets else ()))
             cast = {sa: f"{a.name}的使用者", sb: f"{b.name}的使用者"}
             for t in ua.binding.targets + ub.binding.targets:
@@ -109,11 +110,14 @@ def active_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
             yield Candidate(ua, ub, (), Pin(), common[0], tuple(sorted(cast.items())), how)
 
 
-def _filled(skill: Skill, user: int, targets: tuple[int, ...], k: int) -> tuple[int, ...]:
+def _filled(skill: Skill, user: int, targets: tuple[int, ...], k: int, involved: set[int]) -> tuple[int, ...]:
     """The shape's targets, and as many more as the skill must name (a swap names two):
-    other players first, the user last."""
+    a player the shape does not involve first (the extra target of a two-target skill is no
+    part of the question: made the other user, its effect on them muddles the story), then
+    the other players, the user last."""
     out = list(targets)
-    for s in [s for s in range(k) if s not in out and s != user] + [user]:
+    order = [s for s in range(k) if s not in involved] + [s for s in range(k) if s in involved and s != user]
+    for s in [s for s in order if s != user] + [user]:
         if len(out) >= min(skill.min_targets, k) or s in out:
             continue
         out.append(s)

@@ -44,7 +44,9 @@ class WinCheckOrder:
         if res.trace.answer.status == "unknown":
             return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(skill.name,),
                             message=f"{cx.skill_text(skill)}能否在某阵营达成胜利条件后改变胜负，在求解预算内未能判定。",
-                            locations=cx.locs(skill.where), key=("wincheck", skill.uid))], None
+                            locations=cx.locs(skill.where), key=("wincheck", skill.uid),
+                            group=("wincheck-budget", "以下 {n} 个出局时的触发能否在某阵营达成胜利条件后改变胜负，"
+                                   "在求解预算内未能判定", cx.skill_text(skill)))], None
         if res.move is None:
             return [], None
         return [self._finding(cx, skill, res)], {"kind": "trace", "skills": res.trace.used}

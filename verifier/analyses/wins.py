@@ -6,6 +6,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Iterator
 
+from models.domain import Where
 from models.encoding.solver import Solver
 from models.encoding.world import World
 from models.encoding.reach import (both_win, bounded_trace, faction_goal, possible_somewhere, prove_unreachable,
@@ -54,13 +55,18 @@ class ImpossibleWin(Analysis):
         if trace.answer.sat:
             # found with every reading free: a reading may still rule it out
             split = self._by_reading(cx, name, f)
-            return (split, {"kind": "none"}) if split else ([], {"kind": "trace", "skills": trace.used})
+            if split:
+                return split, {"kind": "none"}
+            # it can win: a clause of an "any" that never lets it win is still dead text
+            dead = list(self._dead_clauses(cx, name, f, depth))
+            return (dead, {"kind": "none"}) if dead else ([], {"kind": "trace", "skills": trace.used})
         proof = prove_unreachable(cx.world, cx.solver, name)
         if proof.answer.unsat:
             facts = "；".join(c.text for c in proof.facts)
             return [Finding(
                 kind=self.kind, severity="error", verdict="proved", subjects=(name,),
-                message=f"{name}的胜利条件永远无法达成：{facts}，因此条件不可能成立。",
+                message=f"{name}的胜利条件永远无法达成：{facts}，因此条件不可能成立。" if facts else
+                        f"{name}的胜利条件永远无法达成：任何可达的局面都不满足它（不需要额外的不变式）。",
                 message_en=f"The win condition of {name} can never be met (proved by an inductive invariant).",
                 locations=cx.locs(f.where), key=(name,),
                 scenario={"roles": [], "steps": [f"不变式：{c.text}（开局后成立，且每个效果都保持它）" for c in proof.facts],
@@ -77,6 +83,35 @@ class ImpossibleWin(Analysis):
             message_en=f"No win of {name} within bounds, and no proof it is impossible.",
             locations=cx.locs(f.where), key=("win", name),
         )], {"kind": "none"}
+
+    def _dead_clauses(self, cx: Context, name: str, f, depth: int) -> Iterator[Finding]:
+        """The win is an `any` of clauses the text states apart (their own src): each clause
+        that alone never lets the faction win, proved as a whole win is proved impossible."""
+        clauses = f.win.get("any") if isinstance(f.win, dict) else None
+        if not clauses or len(clauses) < 2:
+            return
+        for j, clause in enumerate(clauses):
+            if not isinstance(clause, dict) or "src" not in clause:
+                continue
+            got = bounded_trace(cx.world, cx.solver, lambda st, c=clause: faction_goal(cx.world, st, name, c), depth,
+                                f"win-clause-{len(name)}", _trace_skills(cx), table=False)
+            if got.answer.status != "unsat":
+                continue
+            proof = prove_unreachable(cx.world, cx.solver, name, clause)
+            if not proof.answer.unsat:
+                continue
+            src = (clause["src"],) if isinstance(clause["src"], int) else tuple(clause["src"])
+            lines = "、".join(f"第{x}行" for x in src)
+            facts = "；".join(c.text for c in proof.facts) or "任何可达的局面都不满足它"
+            yield Finding(
+                kind=self.kind, severity="error", verdict="proved", subjects=(name,),
+                message=f"{name}的胜利条件中{lines}这一条永远无法达成：{facts}（{name}只能经其他条件获胜）。",
+                message_en=f"One clause of the win condition of {name} (line {src[0]}) can never be met.",
+                locations=cx.locs(Where(src, f.where.yaml_line)), key=(name, f"clause:{j}"),
+                scenario={"roles": [], "steps": [f"不变式：{c.text}（开局后成立，且每个效果都保持它）" for c in proof.facts],
+                          "outcomes": [f"{name}无法经{lines}的条件获胜"]},
+                witness={"kind": "invariant", "faction": name, "clause": j, "facts": [c.name for c in proof.facts]},
+                question=f"{name}的胜利条件（{lines}）是否应理解为另一种含义？")
 
     def _by_reading(self, cx: Context, name: str, f) -> list[Finding]:
         """With every reading free the win is neither found nor ruled out: fix one ambiguity
@@ -170,7 +205,8 @@ class SimultaneousWin(Analysis):
         if trace.answer.status == "unknown":
             return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a, b),
                             message=f"{a}与{b}能否同时获胜，在求解预算内未能判定。",
-                            locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=("simul", a, b))], None
+                            locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=("simul", a, b),
+                            group=("simul-budget", "以下 {n} 对阵营能否同时获胜，在求解预算内未能判定", f"{a}与{b}"))], None
         if not trace.answer.sat:
             return [], None
         last = trace.states[-1]
