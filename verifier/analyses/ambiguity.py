@@ -128,8 +128,14 @@ class Ambiguity(Analysis):
             return
         users = "、".join(cx.skill_text(s) for s in skills)
         if bounded:
-            yield self._harmless(name, where, f"在界限内无害：开局后 {depth + DEEPER} 步内的合法对局中，"
-                                              f"{'、'.join(options)}几种理解下{users}的结果相同。", True)
+            # the readings do differ in some state; only the games of the bounds never reach
+            # it: an open question a judge should still see, not a harmless one
+            yield Finding(kind="unknown", severity="info", verdict="unknown", subjects=(name,),
+                          message=f"歧义「{name}」的{'、'.join(options)}几种理解下{users}的结果在某些局面中不同，"
+                                  f"但开局后 {depth + DEEPER} 步内没有合法对局走到这样的局面（更长的对局未检查）。",
+                          message_en=f"The readings of '{name}' differ in some state, but no legal game within "
+                                     f"{depth + DEEPER} moves reaches one (longer games were not checked).",
+                          locations=where, key=("ambiguity", name))
             return
         yield self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下结果相同（{users}）。", False)
 

@@ -119,7 +119,7 @@ class UndefinedReference(Analysis):
                 locations=cx.locs(cx.src_where(el["src"], cx.yaml_line(el["path"]))) +
                 tuple(Location(cx.rs.source_file, ln) for ln in lines[:8]),
                 scenario={"roles": [], "steps": [f"编码的假设：{el['assumption']}"],
-                          "outcomes": [f"依赖它的规则：{'、'.join(deps)}" if deps else "没有编码的规则依赖它"]},
+                          "outcomes": [f"依赖它的规则：{'、'.join(deps)}" if deps else "编码中没有规则直接读取它：它的作用只在原文使用它的句子里（见位置）"]},
                 key=("external-undefined", el["name"]), assumptions=(el["assumption"],) if el["assumption"] else (),
             )
 
@@ -135,7 +135,7 @@ class UndefinedReference(Analysis):
             message_en=f"The term '{term}' is used but never defined.",
             locations=tuple(Location(cx.rs.source_file, ln) for ln in lines[:5]),
             scenario={"roles": [], "steps": [f"查找「{term}」的定义"],
-                      "outcomes": [f"依赖它的规则：{'、'.join(deps)}" if deps else "没有编码的规则依赖它"]}
+                      "outcomes": [f"依赖它的规则：{'、'.join(deps)}" if deps else "编码中没有规则直接读取它：它的作用只在原文使用它的句子里（见位置）"]}
             if deps else None,
             key=(term,),
         )
