@@ -288,6 +288,8 @@ class _Resolver:
         for i, w in enumerate(data.get("windows") or []):
             for j, p in enumerate(w.get("phases") or []):
                 self.need("phase", p, ("windows", i, "phases", j))
+        if (data.get("voting") or {}).get("phase") is not None:
+            self.need("phase", data["voting"]["phase"], ("voting", "phase"))
         for i, f in enumerate(data["factions"]):
             for key in ("win", "lose"):
                 self.cond(f.get(key), ("factions", i, key))

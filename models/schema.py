@@ -267,6 +267,7 @@ SCHEMA: dict[str, Any] = {
         "voting": obj("voting", {"src": SRC, "weight_default": {"type": "number"}, "external": FLAG,
                                  "assumption": TEXT, "tie": {"type": ["string", "null"]}, "tie_src": SRC,
                                  "tie_out": {"enum": ["none", "any"]}, "tie_break": FILTER,
+                                 "phase": NAME, "first_out_day": {"type": "integer", "minimum": 1}, "first_out_src": SRC,
                                  "note": TEXT}),
         "setup": SETUP,
         "faq": {"type": "array", "items": obj("faq", {"question": NAME, "answer": TEXT, "src": SRC, "claim": CLAIM,

@@ -397,6 +397,12 @@ DOCS: dict[str, dict[str, str]] = {
                    "names); any (the default): any of the tied may go out.",
         "tie_break": "A filter naming the tied player who still goes out when tie_out is none "
                      "({voted_by: {has_status: 警长}}: 警长投票对象出局).",
+        "phase": "The phase in which the day's vote puts a player out (计票确定出局者): in a game a vote-out "
+                 "keeps its place in the order of the day's phases, like a skill of that phase. Without it a "
+                 "vote-out may come at any point of the day.",
+        "first_out_day": "The first day whose vote can put a player out (default 1); earlier days' votes put "
+                         "nobody out (第一天只选出神眷/警长: 2). Games in traces keep it.",
+        "first_out_src": "The source line(s) that say so. " + _SRC,
         "note": "A note for readers; not interpreted.",
     },
     "faq": {

@@ -867,9 +867,11 @@ class Interp:
             return not self.cond(c["not"], w, st)
         if "cause" in c:
             cause = w.get("$cause")
-            if cause is None and "victim" in w and self.causes:
+            if cause is not None and cause != c["cause"]:
+                return False
+            if "victim" in w and self.causes:   # a named cause is still the victim's going out's
                 return st[("cause", w["victim"])] == self.cause_value(c["cause"])
-            return st[("cause_is", c["cause"])] if cause is None else cause == c["cause"]
+            return st[("cause_is", c["cause"])] if cause is None else True
         if "true" in c:
             return True
         if "false" in c:
@@ -1221,7 +1223,7 @@ class Interp:
         cause = trig.get("cause")
         if cause not in (None, "any") and wd.get("$cause") not in (None, cause):
             return False
-        if cause not in (None, "any") and "$cause" not in wd and "victim" in wd and self.causes \
+        if cause not in (None, "any") and "victim" in wd and self.causes \
                 and st[("cause", wd["victim"])] != self.cause_value(cause):
             return False
         if trig.get("event") in ("went_out", "about_to_go_out") and trig.get("on", "self") == "self" \

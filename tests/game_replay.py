@@ -8,7 +8,9 @@ its actor holds the skill and may use it (interpreter's `enabled`: alive, timing
 condition, not blocked, per-game limit), a skill that may not repeat a target (no_repeat_target)
 takes none it took that day or the day before, a skill limited per day/phase is used at most its
 count between two new days (all holders together when shared), one vote-out a day, skill uses
-of a day follow the order of their phases, and a trigger answering a going out comes right
+(and vote-outs, when the text gives the vote its phase; and triggers on a phase's start or end,
+which fire once a day for each holder) of a day follow the order of their phases,
+no vote-out comes before the first day whose vote puts anyone out (voting.first_out_day), and a trigger answering a going out comes right
 after it. Free values the engine leaves open (opaque conditions, chances) are tried every way.
 """
 from __future__ import annotations
@@ -32,15 +34,33 @@ def temporary_statuses(rs) -> set[str]:
     return {s for s, kinds in spans.items() if kinds == {True} and s not in dealt}
 
 
+def _phase_event(skill) -> str | None:
+    """The phase whose start or end the skill answers (a phase happens once a day)."""
+    trig = skill.trigger or {}
+    return trig.get("phase") if trig.get("event") in ("phase_start", "phase_end") else None
+
+
 def _day_rank(rs, skill) -> int | None:
+    if _phase_event(skill):
+        return _phases_rank(rs, [_phase_event(skill)])
     if not skill.timing or skill.trigger:
         return None
+    return _phases_rank(rs, skill.timing)
+
+
+def _vote_rank(rs) -> int | None:
+    """A vote-out's place in the day, when the YAML gives the vote a phase (voting.phase)."""
+    phase = (rs.raw.get("voting") or {}).get("phase")
+    return _phases_rank(rs, [phase]) if phase else None
+
+
+def _phases_rank(rs, phases) -> int | None:
     order = []
     for p in rs.phases:
         w = rs.window_of(p.name)
         if not p.once and w not in order:
             order.append(w)
-    ranks = [order.index(rs.window_of(p)) for p in skill.timing if rs.window_of(p) in order]
+    ranks = [order.index(rs.window_of(p)) for p in phases if rs.window_of(p) in order]
     return min(ranks) if ranks else None
 
 
@@ -65,7 +85,13 @@ def _replay(rs, it: bf.Interp, w: dict, st):
         if it.table["players"] != k + sum(it.table["rest"].values()):
             raise Illegal("the table's size is not the slots plus the rest")
         st = st.set({("rest", r): c for r, c in it.table["rest"].items()})
-    for role in game["quiet"]:
+    first_out = int((rs.raw.get("voting") or {}).get("first_out_day", 1))   # read from the YAML, not the engine
+    quiet_days = game.get("quiet_days") or list(range(1, len(game["quiet"]) + 1))
+    if quiet_days != sorted(set(quiet_days)) or len(quiet_days) != len(game["quiet"]):
+        raise Illegal("the quiet days are not one vote-out a day")
+    for role, qday in zip(game["quiet"], quiet_days):
+        if qday < first_out:
+            raise Illegal(f"a vote-out on day {qday}, before day {first_out}")
         if it.game_over(st):
             raise Illegal("a quiet day after the game ended")
         if st[("rest", role)] <= 0:
@@ -75,6 +101,9 @@ def _replay(rs, it: bf.Interp, w: dict, st):
     used: dict[tuple, int] = {}
     votes, rank, prev = 0, -1, None
     day, targeted = 0, {}   # no_repeat_target: (skill, user, target) -> the day it was last taken
+    today = int(game.get("first_day", len(quiet_days) + 1))
+    if quiet_days and today <= quiet_days[-1]:
+        raise Illegal("the moves begin before the last quiet day")
     for mv in game["moves"]:
         skill = by_uid.get(mv.get("skill")) if mv["move"] == "skill" else None
         late = skill is not None and (skill.trigger or {}).get("event") in ("went_out", "about_to_go_out", "killed")
@@ -85,6 +114,11 @@ def _replay(rs, it: bf.Interp, w: dict, st):
             if not it.enabled(st, skill, b):
                 raise Illegal(f"{skill.name} cannot be used here")
             u = skill.uses or {}
+            if _phase_event(skill):
+                key = ("phase-event", skill.uid, mv["self"])
+                used[key] = used.get(key, 0) + 1
+                if used[key] > 1:
+                    raise Illegal(f"{skill.name} answers its phase twice in one day")
             if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int):
                 key = (skill.uid, None if u.get("shared") else mv["self"])
                 used[key] = used.get(key, 0) + 1
@@ -114,6 +148,13 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 votes += 1
                 if votes > 1:
                     raise Illegal("two vote-outs in one day")
+                if today < first_out:
+                    raise Illegal(f"a vote-out on day {today}, before day {first_out}")
+                r = _vote_rank(rs)
+                if r is not None:
+                    if r < rank:
+                        raise Illegal("a vote-out before a phase that comes earlier the same day")
+                    rank = r
             if mv["move"] == "vote":
                 i = mv["self"]
                 if not st[("alive", i)]:
@@ -135,7 +176,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
             elif mv["move"] == "day":
                 # the night's pending outs happen at dawn, before the new day
-                used, votes, rank, day = {}, 0, -1, day + 1
+                used, votes, rank, day, today = {}, 0, -1, day + 1, today + 1
                 st = st.set({key: v for i in range(k) for key, v in
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
                 st = st.set({("status", i, s): False for i in range(k) for s in temporary} |

@@ -426,3 +426,23 @@ def test_undecided_questions_of_one_kind_are_one_finding():
     assert [f.subjects for f in out] == [("甲", "乙"), ("丙",), ("丁",)]
     assert out[0].message == "以下 2 个触发未能判定（求解预算 rlimit 用尽）：【甲】；【乙】。"
     assert [loc.line for loc in out[0].locations] == [1, 2]
+
+
+def test_grouped_stories_are_kept_as_steps_and_a_long_list_is_read_there():
+    """Members with a story (order candidates no game within the bounds reaches, asked by both
+    processes) are one finding: every member's steps are kept, and the message names them
+    only while it stays one short sentence."""
+    from verifier.engine import _grouped
+    from verifier.findings import MESSAGE_MAX, Finding, Location
+
+    def bounded(name: str) -> Finding:
+        return Finding(kind="unknown", severity="info", verdict="unknown", subjects=(name, "乙"), message=name,
+                       locations=(Location("s.txt", 1),), key=("b", name),
+                       scenario={"roles": [], "steps": [f"【{name}】与【乙】：走不到"], "outcomes": ["界限内无问题"]},
+                       group=("within", "{n} 对技能界限内走不到", f"【{name}】与【乙】"))
+    two = _grouped([bounded("甲"), bounded("丙")])
+    assert len(two) == 1 and two[0].scenario["steps"] == ["【甲】与【乙】：走不到", "【丙】与【乙】：走不到"]
+    assert two[0].message == "2 对技能界限内走不到：【甲】与【乙】；【丙】与【乙】。"
+    many = _grouped([bounded(f"技能{i:02d}号很长的名字") for i in range(20)])
+    assert len(many[0].message) <= MESSAGE_MAX and many[0].message.endswith("（见步骤）。")
+    assert len(many[0].scenario["steps"]) == 20

@@ -93,6 +93,9 @@ def finding_to_cache(f: Finding) -> dict:
     return d
 
 
+MESSAGE_MAX = 200   # one sentence a judge reads; the details are in the scenario
+
+
 def grouped(members: list[Finding]) -> Finding:
     """One finding for several undecided questions of one kind (Finding.group): each is
     named in the message, every line they cite is kept."""
@@ -106,8 +109,15 @@ def grouped(members: list[Finding]) -> Finding:
     if tail and all(x.endswith(tail) for x in items):
         # the same reason for every one: said once
         head, items = head + tail, [x[:-len(tail)] for x in items]
+    message, scenario = f"{head}：{'；'.join(items)}。", None
+    if all(f.scenario for f in members):
+        # each member's story is kept as steps; a long list is read there, not in the message
+        scenario = {"roles": [], "steps": list(dict.fromkeys(s for f in members for s in f.scenario["steps"])),
+                    "outcomes": list(dict.fromkeys(o for f in members for o in f.scenario["outcomes"]))}
+        if len(message) > MESSAGE_MAX:
+            message = f"{head}（见步骤）。"
     return Finding(kind=first.kind, severity=first.severity, verdict=first.verdict, subjects=subjects,
-                   message=f"{head}：{'；'.join(items)}。", locations=locs,
+                   message=message, locations=locs, scenario=scenario,
                    key=(first.group[0],) + tuple(sorted("\x1f".join(f.key or f.subjects) for f in members)),
                    message_en=f"{len(members)} questions of one kind ({first.group[0]}) were not decided within "
                               "the solver budget: " + "; ".join("/".join(f.subjects) for f in members) + ".")

@@ -126,7 +126,8 @@ def game_json(trace) -> dict:
     """Witness fields (findings/v1 addition) to replay a trace as a game: the slots once setup
     is over, the identities voted out on the quiet days, then the moves."""
     return {"game": {"start": witness_json(trace.states[0]) if trace.states else {},
-                     "quiet": list(trace.quiet), "moves": list(trace.moves)}}
+                     "quiet": list(trace.quiet), "quiet_days": list(trace.quiet_days), "first_day": trace.first_day,
+                     "moves": list(trace.moves)}}
 
 
 def key_from_json(text: str) -> tuple:

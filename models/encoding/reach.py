@@ -288,6 +288,8 @@ class Trace:
     table: tuple | None = None   # (players, {identity: count} outside the slots) when dealt at a table
     quiet: list[str] = field(default_factory=list)   # the identities voted out on the quiet days, in order
     moves: list[dict] = field(default_factory=list)  # the trace's moves, for a replay (move_json)
+    quiet_days: list[int] = field(default_factory=list)   # the day of each quiet vote-out
+    first_day: int = 1     # the day the moves begin (after the quiet days, idle ones included)
 
 
 def move_json(mv: Move) -> dict:
@@ -358,7 +360,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             sels.append(sel)
             states.append(st)
     cs += use_limits(trans, sels) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
-        no_repeat(trans, sels)
+        no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels)
     cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels)
     return cache[key]
 
@@ -380,6 +382,8 @@ def _daily(mv: Move) -> int | None:
     """The count of a use limit per day or per phase on the move's skill (a vote-out: one a day)."""
     if mv.label in ("vote", "vote-rest"):
         return 1
+    if mv.skill is not None and _phase_trigger(mv.skill):
+        return 1   # a phase starts and ends once a day: its trigger fires once for each holder
     u = (mv.skill.uses or {}) if mv.skill is not None else {}
     return u["count"] if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int) else None
 
@@ -396,7 +400,7 @@ def use_limits(trans: Transitions, sels: list) -> list:
         if count is not None and mv.skill is None:
             groups.setdefault(("vote", None, count), []).append(idx)
         elif count is not None:
-            who = None if mv.skill.uses.get("shared") else mv.binding.self_slot
+            who = None if (mv.skill.uses or {}).get("shared") else mv.binding.self_slot
             groups.setdefault((mv.skill.uid, who, count), []).append(idx)
     out = []
     for (_, _, count), idxs in sorted(groups.items(), key=repr):
@@ -406,6 +410,27 @@ def use_limits(trans: Transitions, sels: list) -> list:
         for sel in sels:
             used = z3.If(_among(sel, day), 0, used + z3.If(_among(sel, idxs), 1, 0))
             out.append(used <= count)
+    return out
+
+
+def first_out_day(rs) -> int:
+    """The first day whose vote can put a player out (voting.first_out_day; 1 by default)."""
+    return int((rs.voting or {}).get("first_out_day", 1))
+
+
+def first_vote_out(trans: Transitions, sels: list, quiet_sels: list) -> list:
+    """No vote-out before voting.first_out_day: a quiet day is a day (idle or not), and a
+    traced move is on day 1 + the quiet days + the "day" moves before it."""
+    first = first_out_day(trans.world.rs)
+    if first <= 1:
+        return []
+    out = [sel == -1 for t, sel in enumerate(quiet_sels) if t + 1 < first]
+    votes = [i for i, mv in enumerate(trans.moves) if mv.label in ("vote", "vote-rest")]
+    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    for j, sel in enumerate(sels):
+        today = 1 + len(quiet_sels) + z3.Sum([z3.If(_among(sels[x], day), 1, 0) for x in range(j)] +
+                                             [z3.IntVal(0, sel.ctx)])
+        out.append(z3.Implies(_among(sel, votes), today >= first))
     return out
 
 
@@ -489,16 +514,32 @@ def _rank_of(trans: Transitions, sel) -> z3.ArithRef:
 
 
 def _rank(rs, mv: Move) -> int | None:
-    """The place in the day of the move's skill (None: votes and other moves)."""
+    """The place in the day of the move's skill, or of a vote-out when the text gives the
+    vote its phase (voting.phase); None: other moves."""
+    if mv.label in ("vote", "vote-rest") and (rs.voting or {}).get("phase"):
+        return _phase_rank(rs, [rs.voting["phase"]])
+    if mv.skill is not None and _phase_trigger(mv.skill):
+        return _phase_rank(rs, [mv.skill.trigger["phase"]])
     return _skill_rank(rs, mv.skill) if mv.skill is not None else None
+
+
+def _phase_trigger(skill: Skill) -> bool:
+    """A trigger on a phase's start or end (阶段开始/结束时)."""
+    trig = skill.trigger or {}
+    return trig.get("event") in ("phase_start", "phase_end") and bool(trig.get("phase"))
 
 
 def _skill_rank(rs, skill: Skill) -> int | None:
     """Its earliest window, in the order the text gives the phases (None: no timing, e.g. triggers)."""
     if not skill.timing or skill.trigger:
         return None
+    return _phase_rank(rs, skill.timing)
+
+
+def _phase_rank(rs, phases) -> int | None:
+    """The earliest window of the phases in the order of the day (None: only once phases)."""
     order = list(dict.fromkeys(rs.window_of(p.name) for p in rs.phases if not p.once))
-    ranks = [order.index(rs.window_of(p)) for p in skill.timing if rs.window_of(p) in order]
+    ranks = [order.index(rs.window_of(p)) for p in phases if rs.window_of(p) in order]
     return min(ranks) if ranks else None
 
 
@@ -573,7 +614,7 @@ def symmetry_breaking(world: World, init: State) -> list:
 
 
 def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill],
-                  table: bool = True, quiet: int = 0, pair: bool = False) -> Trace:
+                  table: bool = True, quiet: int = 0, pair: bool = False, retry: bool = False) -> Trace:
     """Find a trace of at most depth steps from a dealt game to a state where goal holds
     (at the table the setup states; table=False: in a game of the slots alone), after up
     to `quiet` quiet days where the rules allow them. pair: goal(before, after) is about
@@ -586,22 +627,32 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     with at_table(world, u.table):
         reached = z3.Or([goal(s) for s in states])
     ans = solver.check(u.constraints + [reached], purpose, rlimit=solver.rlimit * TRACE_BUDGET)
+    if retry and ans.status == "unknown":
+        # where the search starts matters at this size (s11's 殉情 question: decided alone in
+        # 11 s, out of budget after other questions had built their terms): one more start,
+        # with a larger budget
+        ans = solver.check(u.constraints + [reached], f"{purpose}-retry", rlimit=solver.rlimit * TRACE_BUDGET * 3,
+                           seed=1)
     if not ans.sat:
         return Trace(ans)
     m = ans.model
     decoded = [concrete(m, s, world.sorts) for s in states]
     steps: list[str] = quiet_days_text(m, u)
-    quiet_roles = [mv.role for mv in quiet_outs(m, u)]
+    quiet_days = quiet_outs(m, u)
+    quiet_roles = [mv.role for _, mv in quiet_days]
+    days = {"quiet_days": [d for d, _ in quiet_days], "first_day": len(u.quiet_sels) + 1}
     used: list[str] = []
     moves: list[dict] = []
     table = composition(m, u.table) if u.table else None
     with at_table(world, u.table):
         if _goal_met(m, goal, states[0]):
-            return Trace(ans, steps, decoded[:1], table=table, quiet=quiet_roles)
+            return Trace(ans, steps, decoded[:1], table=table, quiet=quiet_roles, **days)
+    day = len(u.quiet_sels) + 1
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
-        steps.append(move_text(mv))
+        day += mv.label == "day"
+        steps.append(move_text(mv, day))
         moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
@@ -610,21 +661,23 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         if met or t == depth - 1:
             decoded = decoded[: t + 2]
             break
-    return Trace(ans, steps, decoded, sorted(set(used)), table, quiet_roles, moves)
+    return Trace(ans, steps, decoded, sorted(set(used)), table, quiet_roles, moves, **days)
 
 
-def quiet_outs(m, u: Unrolled) -> list[Move]:
-    """The vote-outs of a model's quiet days, in order (the idle days left out)."""
+def quiet_outs(m, u: Unrolled) -> list[tuple[int, Move]]:
+    """The vote-outs of a model's quiet days, in order, each with its day (the idle days left out)."""
     idxs = [m.eval(sel, model_completion=True).as_long() for sel in u.quiet_sels]
-    return [u.quiet.moves[i] for i in idxs if i >= 0]
+    return [(day, u.quiet.moves[i]) for day, i in enumerate(idxs, 1) if i >= 0]
 
 
 def quiet_days_text(m, u: Unrolled) -> list[str]:
-    """The quiet days of a model's game, one line each."""
-    out = [f"第 {n} 天：{move_text(mv)}（此前的夜晚与当天无人发动技能、无人因技能出局）"
-           for n, mv in enumerate(quiet_outs(m, u), 1)]
-    if out:
-        out.append(f"第 {len(out) + 1} 天起：")
+    """The quiet days of a model's game, one line each, and the day the traced moves begin
+    (said when a quiet day had a vote-out, or when the first vote-out day is not day 1)."""
+    outs = quiet_outs(m, u)
+    out = [f"第 {day} 天：{move_text(mv)}（此前的夜晚与当天无人发动技能、无人因技能出局）" for day, mv in outs]
+    start = len(u.quiet_sels) + 1
+    if outs or (start > 1 and first_out_day(u.trans.world.rs) > 1):
+        out.append(f"第 {start} 天起：")
     return out
 
 
@@ -655,21 +708,24 @@ def _free_vars(term) -> list:
 
 
 def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
-    """The first upto moves of a model's trace, as (text, move)."""
-    out = []
+    """The first upto moves of a model's trace, as (text, move); a new day says its number
+    (the moves begin on the day after the quiet days)."""
+    out, day = [], len(u.quiet_sels) + 1
     for sel in u.sels[:upto]:
         mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
-        out.append((move_text(mv), mv))
+        day += mv.label == "day"
+        out.append((move_text(mv, day), mv))
     return out
 
 
-def move_text(mv: Move) -> str:
+def move_text(mv: Move, day: int | None = None) -> str:
+    """A move in words; day: the number of the day a "day" move begins."""
     if mv.label == "vote":
         return f"P{mv.binding.self_slot + 1} 被投票出局"
     if mv.label == "settle":
         return "结算：即将出局者出局"
     if mv.label == "day":
-        return "新的一天开始"
+        return f"第 {day} 天开始" if day else "新的一天开始"
     if mv.label == "vote-rest":
         return f"其余玩家中的一名{mv.role}被投票出局"
     tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)

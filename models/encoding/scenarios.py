@@ -139,6 +139,9 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
 # budgets, in times the rlimit: "does the window happen in the game as dealt?", then "after a
 # few moves?" (a trace query; measured on zemu: most of its confirmations resolve well within it)
 CONFIRM_DEAL_BUDGET, CONFIRM_TRACE_BUDGET = 5, 5
+# the retry of an undecided game question gets this many times the budget (baigei3's 女巫解药 /
+# 长老免刀: out of budget at 5x with either start, found at 10x and 15x)
+RETRY_SCALE = 3
 
 
 def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use, pin: Pin, outcome,
@@ -205,8 +208,8 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
         if ans.status == "unknown" and d:
             # a search this size is sensitive to where it starts (measured: conan096's confirmations
             # found in seconds alone ran out of budget after other questions had built their terms):
-            # one more start, still deterministic, before the question is left open
-            ans = solver.check(query, f"{purpose}-{d}-retry", rlimit=budget, seed=1)
+            # one more start with a larger budget, still deterministic, before it is left open
+            ans = solver.check(query, f"{purpose}-{d}-retry", rlimit=budget * RETRY_SCALE, seed=1)
         if ans.sat:
             break
     if not ans.sat:

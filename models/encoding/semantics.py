@@ -314,11 +314,13 @@ class Semantics:
             return z3.Not(self.cond(c["not"], b, st))
         if "cause" in c:
             cause = b.get("$cause")
-            if cause is None and "victim" in b and self.factory.vocab.causes:
-                return self.cause_is(st, b["victim"], c["cause"])
+            if cause is not None and cause != c["cause"]:
+                return self.false()
+            if "victim" in b and self.factory.vocab.causes:
+                return self.cause_is(st, b["victim"], c["cause"])   # the going out has that cause
             if cause is None:
                 return z3.Bool(f"cause_is_{c['cause']}", self.ctx)
-            return self.true() if cause == c["cause"] else self.false()
+            return self.true()
         if "true" in c:
             return self.true()
         if "false" in c:

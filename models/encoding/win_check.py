@@ -50,7 +50,7 @@ def trigger_after_win(world: World, solver, skill: Skill, skills: list[Skill], d
         return z3.And(z3.Not(game_over(world, before)), game_over(world, after),
                       z3.Or([_changes(world, before, after, mv) for mv in moves] + [z3.BoolVal(False, world.ctx)]))
 
-    trace = bounded_trace(world, solver, goal, depth, "wincheck", skills, quiet=quiet, pair=True)
+    trace = bounded_trace(world, solver, goal, depth, "wincheck", skills, quiet=quiet, pair=True, retry=True)
     if not trace.answer.sat:
         return WinCheck(trace)
     m = trace.answer.model

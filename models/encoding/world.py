@@ -493,7 +493,9 @@ class World:
         cause = trig.get("cause")
         if cause not in (None, "any") and bd.get("$cause") not in (None, cause):
             parts.append(z3.BoolVal(False, self.ctx))
-        elif cause not in (None, "any") and "$cause" not in bd and "victim" in bd and self.vocab.causes:
+        elif cause not in (None, "any") and "victim" in bd and self.vocab.causes:
+            # a scenario that names the cause ($cause) still needs the victim's going out to
+            # have it: in a game, the move that made them go out says why
             parts.append(sem.cause_is(st, bd["victim"], cause))
         if on_own_going_out(trig) and "victim" in bd and bd["victim"] != b.self_slot:
             parts.append(z3.BoolVal(False, self.ctx))   # "on: self": the one going out is the holder

@@ -35,7 +35,8 @@ class DeadRule(Analysis):
     it grants a permanent status the skill's own target filter already requires, converts to
     the faction the target must already be in, or what it does is always repeated or undone
     by the skill's other effects. Effects with the same finding on one source line are one
-    finding, keyed by their indices.
+    finding, keyed by their indices. A sentence the encoding copies into each option of a
+    choice is one rule: reported only when it is dead in every option.
     In a game it is a trap for the player holding it, or a sign the text says something
     other than what was meant. Example: a bite that grants [忠诚] and then "if the victim has
     no [忠诚]" takes the charges off: the second condition never holds. Fix: correct the
@@ -90,6 +91,8 @@ class DeadRule(Analysis):
         changes = [probe.changes_anything(Use(skill, b)) for b in bindings]
         if any(a.sat or (a.status == "unknown") for a in changes):
             return
+        if any(undefined_reads(cx.rs, skill, e.guard) for e in skill.all_effects() if e.guard is not None):
+            return   # its effects wait on an undefined word: told with that cause (undefined-reference)
         yield self._finding(cx, skill, "它的效果在任何可达局面下都不改变局面")
 
     def _finding(self, cx: Context, skill, why: str) -> Finding:
@@ -118,7 +121,9 @@ class DeadRule(Analysis):
                 found.setdefault((check, _line(skill, e)), []).append(e)
                 if check != GUARD_ALWAYS:
                     covered |= {id(x) for x in _below(e)}
-        for (check, _), effects in sorted(found.items(), key=lambda kv: kv[1][0].index):
+        for (check, line), effects in sorted(found.items(), key=lambda kv: kv[1][0].index):
+            if check != GUARD_ALWAYS and _works_elsewhere(skill, effects, line):
+                continue
             yield self._effect_finding(cx, skill, effects, check)
 
     def _effect_checks(self, probe: Probe, uses: list, e, checks: set) -> Iterator[str]:
@@ -162,7 +167,7 @@ class DeadRule(Analysis):
             locations=cx.locs(*[e.where for e in effects], skill.where),
             key=(skill.uid, f"effect:{indices}", check.removesuffix("-overall")),
             scenario={"roles": [cx.owner_name(skill)],
-                      "steps": [f"检查{cx.skill_text(skill)}中“{_what(e)}”这一效果" for e in effects],
+                      "steps": list(dict.fromkeys(f"检查{cx.skill_text(skill)}中“{_what(e)}”这一效果" for e in effects)),
                       "outcomes": [why]},
         )
 
@@ -188,7 +193,8 @@ def _effect_plan(rs, skill) -> list[tuple[object, set[str]]]:
         if id(e) in unmodelled or _stated_zero(e):
             continue   # a change of 0 the text itself states (增加0个点数) is no rule left unused
         checks: set[str] = set()
-        if e.guard is not None:
+        # a guard on an undefined word is told with its cause (undefined-reference), not as dead
+        if e.guard is not None and not undefined_reads(rs, skill, e.guard):
             checks |= {"guard"} | ({"redundant"} if not _trivial(e.guard) else set())
         below = _below(e)
         if _change_seen(rs, e) and not any(id(x) in unmodelled for x in below):
@@ -200,6 +206,22 @@ def _effect_plan(rs, skill) -> list[tuple[object, set[str]]]:
         if checks:
             plan.append((e, checks))
     return plan
+
+
+def _works_elsewhere(skill, effects: list, line: int) -> bool:
+    """One sentence the encoding repeats in each option of a choice ("选择一个身份……该身份转变
+    阵营") is one rule: dead in the options where, say, the chosen identity always holds a
+    status that blocks it is the rule at work, not a rule left unused. Such effects are
+    reported only when every copy of the sentence in that choice is dead."""
+    parent = {id(x): e for e in skill.all_effects() if e.kind == "choose" for opt in e.options for x in opt}
+    chooses = {id(parent[id(e)]) for e in effects if id(e) in parent}
+    if not chooses or len(chooses) != 1 or any(id(e) not in parent for e in effects):
+        return False
+    choice = parent[id(effects[0])]
+    dead = {id(e) for e in effects}
+    kinds = {e.kind for e in effects}
+    copies = [x for opt in choice.options for x in opt if x.kind in kinds and _line(skill, x) == line]
+    return any(id(x) not in dead for x in copies)
 
 
 def _trivial(guard) -> bool:

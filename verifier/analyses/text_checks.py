@@ -38,6 +38,25 @@ def external_elements(rs) -> list[dict]:
     return out
 
 
+def never_given(rs, status: str) -> bool:
+    """No role holds the status at the deal and no effect can be the first to give it: no
+    grant of it, and every opaque effect that writes it also reads it (passes on what a
+    player already holds, e.g. "受到的异常状态会额外传递给另一名角色")."""
+    canon = rs.aliases.get(status, status)
+    for role in rs.raw.get("roles") or []:
+        if any(rs.aliases.get(str(x), str(x)) == canon for x in (role.get("statuses") or [])):
+            return False
+    for skill in rs.skills:
+        for e in skill.all_effects():
+            a = e.args if isinstance(e.args, dict) else {}
+            if e.kind == "grant_status" and rs.aliases.get(str(a.get("status")), str(a.get("status"))) == canon:
+                return False
+            if e.is_opaque and f"status:{canon}" in (a.get("writes") or []) and \
+                    f"status:{canon}" not in (a.get("reads") or []):
+                return False
+    return True
+
+
 def _mentions(x, name: str) -> bool:
     if isinstance(x, str):
         return x == name
@@ -110,11 +129,16 @@ class UndefinedReference(Analysis):
                 continue
             lines = source_lines_of(cx.rs, el["name"])
             deps = dependents(cx.rs, el["name"])
+            # a status no one holds at the deal and no effect can first give is never in a game
+            # here: its meaning is left open, but no ruling in this ruleset turns on it
+            idle = el["kind"] == ELEMENT_KINDS["statuses"] and never_given(cx.rs, el["name"])
             yield Finding(
-                kind=self.kind, severity=self.severity, verdict="proved", subjects=(el["name"],),
+                kind=self.kind, severity="info" if idle else self.severity, verdict="proved", subjects=(el["name"],),
                 message=f"{el['kind']}「{el['name']}」在原文中使用{'（第' + '、'.join(map(str, lines[:8])) + '行）' if lines else ''}"
                         f"但从未定义，原文也没有说明它来自哪套基础规则"
-                        + (f"；依赖它的规则：{'、'.join(deps[:6])}" if deps else "") + "。",
+                        + (f"；依赖它的规则：{'、'.join(deps[:6])}" if deps else "")
+                        + ("；但本规则中没有角色开局持有它，也没有效果能首先使角色获得它（至多传递已有的），对局中不会出现" if idle else "")
+                        + "。",
                 message_en=f"'{el['name']}' is used but never defined, and the post names no base rules it comes from.",
                 locations=cx.locs(cx.src_where(el["src"], cx.yaml_line(el["path"]))) +
                 tuple(Location(cx.rs.source_file, ln) for ln in lines[:8]),
@@ -128,10 +152,12 @@ class UndefinedReference(Analysis):
         # the rules that read an undefined word never see it hold: their consequence is told
         # here, with its cause, not as separate dead rules
         deps = dependents(cx.rs, term)
+        near = [n for n in near_names(term, cx.rs.declared_names()) if n not in deps]   # not the rule using it
         return Finding(
             kind=self.kind, severity=self.severity, verdict="proved", subjects=(term,),
             message=f"术语「{term}」{how}（第{'、'.join(map(str, lines[:5]))}行），但规则中没有任何地方定义它"
-                    + (f"；依赖它的规则：{'、'.join(deps[:6])}（按原文无法判定何时成立）" if deps else "") + "。",
+                    + (f"；依赖它的规则：{'、'.join(deps[:6])}（按原文无法判定何时成立）" if deps else "")
+                    + (f"；已定义的{'、'.join(f'「{n}」' for n in near[:3])}与它只差一个字，可能是笔误" if near else "") + "。",
             message_en=f"The term '{term}' is used but never defined.",
             locations=tuple(Location(cx.rs.source_file, ln) for ln in lines[:5]),
             scenario={"roles": [], "steps": [f"查找「{term}」的定义"],
@@ -141,14 +167,24 @@ class UndefinedReference(Analysis):
         )
 
 
+def near_names(term: str, declared) -> list[str]:
+    """Declared names of the same length (two characters or more) that differ from the term
+    in one character: the likely typo a judge would ask the author about."""
+    if len(term) < 2:
+        return []
+    return sorted(n for n in declared if isinstance(n, str) and len(n) == len(term) and n != term
+                  and sum(a != b for a, b in zip(n, term)) == 1)
+
+
 def _lines(src) -> list[int]:
     return [src] if isinstance(src, int) else list(src or [])
 
 
-def undefined_reads(rs, skill) -> list[str]:
-    """The undefined terms a skill's trigger, condition or targets read."""
-    return [t["name"] for t in rs.terms if t.get("kind") == "undefined"
-            and _mentions([skill.trigger, skill.condition, skill.targets], t["name"])]
+def undefined_reads(rs, skill, guard=None) -> list[str]:
+    """The undefined terms a skill's trigger, condition or targets read (guard: an effect's
+    `if` instead)."""
+    where = [guard] if guard is not None else [skill.trigger, skill.condition, skill.targets]
+    return [t["name"] for t in rs.terms if t.get("kind") == "undefined" and _mentions(where, t["name"])]
 
 
 def _norm(value) -> str:

@@ -28,13 +28,20 @@ class WinCheckOrder:
     kind = "order-dependence"   # part of that analysis (order.py): one analysis per kind
     severity = "warning"
 
-    def run(self, cx: Context) -> Iterator[Finding]:
-        rs = cx.rs
-        if rs.win_check:
-            return
-        skills = trace_skills(rs, cx.world)
-        triggers = [s for s in skills if (s.trigger or {}).get("event") in ON_GOING_OUT]
-        for s in triggers:
+    def questions(self, cx: Context) -> list[str]:
+        """The triggers asked about (uids): every one answering a going out, unless the text
+        says when wins are checked."""
+        if cx.rs.win_check:
+            return []
+        return [s.uid for s in trace_skills(cx.rs, cx.world) if (s.trigger or {}).get("event") in ON_GOING_OUT]
+
+    def run(self, cx: Context, asked: set[str] | None = None) -> Iterator[Finding]:
+        """asked: only these triggers (the share of this process); None: all."""
+        skills = trace_skills(cx.rs, cx.world)
+        for uid in self.questions(cx):
+            if asked is not None and uid not in asked:
+                continue
+            s = next(x for x in skills if x.uid == uid)
             yield from cx.cached_global("wincheck", s.uid, lambda s=s: self._decide(cx, s, skills))
 
     def _decide(self, cx: Context, skill, skills) -> tuple[list[Finding], dict | None]:

@@ -1,0 +1,135 @@
+"""The order of a day in every game a trace plays, and in the interpreter's replay of it:
+voting.phase (a vote-out keeps its place among the day's phases: 第一天的投票只用于确定警长, so
+the first vote-out comes after the first night), voting.first_out_day (第一天只选神眷), and a
+phase's start or end happening once a day (its trigger fires once for each holder)."""
+from __future__ import annotations
+
+import json
+
+from models.encoding import reach
+from models.encoding.solver import Solver
+from models.encoding.world import World
+from verifier.narrate import game_json, table_json
+
+from game_replay import replay_game
+from inline_rulesets import load_inline
+
+ROLES = ["甲", "乙", "丙", "丁"]
+
+
+def _ruleset(vote_phase: str | None):
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
+    # 甲 can mark a player only once 乙 is out
+    roles[0]["skills"] = [{"name": "标记", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {"alive": True}},
+                           "condition": {"none": {"role": "乙", "alive": True}},
+                           "effects": [{"grant_status": {"who": "target", "status": "印记", "duration": "permanent"}}]}]
+    factions = [{"name": f"{r}阵营", "src": 2} for r in ROLES]
+    voting = {"src": 4, "weight_default": 1, "tie": None}
+    if vote_phase:
+        voting["phase"] = vote_phase
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 4}, {"name": "白天", "src": 4}],
+           "statuses": [{"name": "印记", "src": 3, "permanent": True}],
+           "factions": factions, "roles": roles, "voting": voting}
+    return load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n乙出局后，甲每晚可以给一名角色印记。\n"
+                            "每天先夜晚、后白天，白天投票出局一人。\n")
+
+
+def _marked(rs, depth: int):
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    goal = lambda st: z3_any(st[("status", i, "印记")] for i in range(4))   # noqa: E731
+    return reach.bounded_trace(world, solver, goal, depth, "mark", list(rs.skills))
+
+
+def z3_any(terms):
+    import z3
+    return z3.Or(list(terms))
+
+
+def test_without_a_vote_phase_the_vote_may_come_before_the_night():
+    trace = _marked(_ruleset(None), 2)
+    assert trace.answer.sat and trace.steps[0].endswith("被投票出局")
+
+
+def test_with_it_the_vote_waits_for_the_next_day_and_the_replay_agrees():
+    rs = _ruleset("白天")
+    assert _marked(rs, 2).answer.unsat        # vote, then 夜晚 on the same day: not a game
+    trace = _marked(rs, 3)
+    assert trace.answer.sat and trace.steps[0].endswith("被投票出局") and trace.steps[1] == "第 2 天开始"
+    w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
+    assert replay_game(rs, w)[0]
+    # the interpreter reads the vote's phase from the YAML: the same game without the new day is no game
+    same_day = json.loads(json.dumps(w))
+    same_day["game"]["moves"] = [mv for mv in same_day["game"]["moves"] if mv["move"] != "day"]
+    ok, why = replay_game(rs, same_day)
+    assert not ok and "earlier the same day" in why
+
+
+def _first_out_ruleset(first_out_day: int | None):
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
+    factions = [{"name": f"{r}阵营", "src": 2} for r in ROLES]
+    factions[0]["win"] = {"none": {"role": "乙", "alive": True}}   # 乙 voted out: 甲 wins
+    voting = {"src": 3, "weight_default": 1, "tie": None}
+    if first_out_day:
+        voting |= {"first_out_day": first_out_day, "first_out_src": 3}
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "白天", "src": 3}, {"name": "夜晚", "src": 3}],
+           "factions": factions, "roles": roles, "voting": voting}
+    return load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n第一天白天的投票只选出神眷，第二天起得票最多者出局。\n")
+
+
+def _win_trace(rs, depth: int):
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    return reach.bounded_trace(world, solver, lambda st: reach.faction_goal(world, st, "甲阵营"), depth, "win", [])
+
+
+def test_without_a_first_out_day_day_one_votes_put_a_player_out():
+    trace = _win_trace(_first_out_ruleset(None), 1)
+    assert trace.answer.sat and trace.steps[-1].endswith("被投票出局")
+
+
+def test_with_it_the_first_vote_out_is_on_day_two_and_the_replay_agrees():
+    rs = _first_out_ruleset(2)
+    assert _win_trace(rs, 1).answer.unsat      # one move: still day 1
+    trace = _win_trace(rs, 2)
+    assert trace.answer.sat and trace.steps[0] == "第 2 天开始" and trace.steps[1].endswith("被投票出局")
+    w = {"kind": "trace", "steps": trace.steps, "claim": {"win": ["甲阵营"]}, **table_json(trace.table),
+         **game_json(trace)}
+    assert replay_game(rs, w)[0]
+    # the interpreter reads the rule from the YAML: the same vote on day 1 is no game
+    early = json.loads(json.dumps(w))
+    early["game"]["moves"] = [mv for mv in early["game"]["moves"] if mv["move"] != "day"]
+    ok, why = replay_game(rs, early)
+    assert not ok and "before day 2" in why
+
+
+def _tally_ruleset():
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
+    roles[0]["skills"] = [{"name": "计夜", "src": 3, "trigger": {"event": "phase_end", "phase": "夜晚"},
+                           "effects": [{"counter": {"name": "夜数", "op": "add", "value": 1, "who": "self"}}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 3}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 3}, {"name": "白天", "src": 3}],
+           "counters": [{"name": "夜数", "src": 3, "scope": "per_player", "initial": 0, "min": 0}],
+           "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles}
+    return load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n每个夜晚结束时，甲的夜数加一。\n")
+
+
+def test_a_phase_ends_once_a_day():
+    rs = _tally_ruleset()
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    goal = lambda st: z3_any(st[("counter", "夜数", i)] >= 2 for i in range(4))   # noqa: E731
+    assert reach.bounded_trace(world, solver, goal, 2, "tally", list(rs.skills)).answer.unsat
+    trace = reach.bounded_trace(world, solver, goal, 3, "tally", list(rs.skills))
+    assert trace.answer.sat and trace.steps[1] == "第 2 天开始"
+    w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
+    assert replay_game(rs, w)[0]
+    twice = json.loads(json.dumps(w))
+    twice["game"]["moves"] = [mv for mv in twice["game"]["moves"] if mv["move"] != "day"]
+    ok, why = replay_game(rs, twice)
+    assert not ok and "twice in one day" in why
