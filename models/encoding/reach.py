@@ -628,7 +628,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         reached = z3.Or([goal(s) for s in states])
     ans = solver.check(u.constraints + [reached], purpose, rlimit=solver.rlimit * TRACE_BUDGET)
     if retry and ans.status == "unknown":
-        # where the search starts matters at this size (s11's 殉情 question: decided alone in
+        # where the search starts matters at this size (an s11 win-check question: decided alone in
         # 11 s, out of budget after other questions had built their terms): one more start,
         # with a larger budget
         ans = solver.check(u.constraints + [reached], f"{purpose}-retry", rlimit=solver.rlimit * TRACE_BUDGET * 3,

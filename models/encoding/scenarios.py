@@ -139,8 +139,8 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
 # budgets, in times the rlimit: "does the window happen in the game as dealt?", then "after a
 # few moves?" (a trace query; measured on zemu: most of its confirmations resolve well within it)
 CONFIRM_DEAL_BUDGET, CONFIRM_TRACE_BUDGET = 5, 5
-# the retry of an undecided game question gets this many times the budget (baigei3's 女巫解药 /
-# 长老免刀: out of budget at 5x with either start, found at 10x and 15x)
+# the retry of an undecided game question gets this many times the budget (a baigei3 order
+# confirmation: out of budget at 5x with either start, found at 10x and 15x)
 RETRY_SCALE = 3
 
 
