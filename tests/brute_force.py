@@ -1426,9 +1426,16 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
     # what a player out in both orders holds is no outcome (mirror of scenarios.OUT_IRRELEVANT),
     # nor is where targeting lands (LANGUAGE.md: swap), nor which lethal effect is the recorded
     # cause (LANGUAGE.md: going-out causes)
+    # nor losing a skill one never held (mirror of scenarios.held_before)
     diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] not in ("redir", "cause") and
-            (key[0] not in OUT_IRRELEVANT or ab[("alive", key[1])] or ba[("alive", key[1])])]
+            (key[0] not in OUT_IRRELEVANT or ab[("alive", key[1])] or ba[("alive", key[1])]) and
+            (key[0] != "lost" or held_before(it, pre, key))]
     return ab, ba, diff
+
+
+def held_before(it: Interp, pre, key) -> bool:
+    """A lost-skill key: the player held a skill of that name before the pair."""
+    return any(it.holds(pre, key[1], s) for s in it.rs.skills if s.name == key[2])
 
 
 def order_dependent(it: Interp, a: tuple, b: tuple, scene: list = (), pin: dict | None = None,

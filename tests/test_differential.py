@@ -37,7 +37,7 @@ from models.encoding.decode import bool_value, concrete, encode_concrete
 from models.encoding.reach import bindings_for, bounded_trace, faction_goal
 from models.encoding.night_end import settle_window
 from models.encoding.semantics import Unbound
-from models.encoding.scenarios import Pin, Use, order_question
+from models.encoding.scenarios import Pin, Use, held_before, order_question
 from models.encoding.solver import Solver
 from models.encoding.world import Binding, World
 from inline_rulesets import load_inline
@@ -380,6 +380,10 @@ class Z3Concrete:
         en = bool_value(m, w.enabled(self.s0, a.skill, a.binding)) and bool_value(m, w.enabled(self.s0, b.skill, b.binding))
         return self.realizable(m), en, concrete(m, ab, w.sorts), concrete(m, ba, w.sorts)
 
+    def held(self, values: dict, key) -> bool:
+        """A lost-skill key: the engine says the player held a skill of that name at the start."""
+        return bool_value(self.model(values), held_before(self.world, self.s0, key))
+
 
 def bf_key(b: Binding) -> tuple:
     return (b.self_slot, b.targets, b.others)
@@ -484,7 +488,8 @@ def check_order(rs, world, solver, it, zc: Z3Concrete, mode="lazy", shapes=SHAPE
                 # witness is not a state value the engine's replay could fix)
                 real, en, ab, ba_ = zc.run_pair(wit.start, za, zb)
                 zdiff = sorted((k for k in it.keys if ab[k] != ba_[k] and k[0] not in ("cause", "redir") and
-                                (k[0] not in bf.OUT_IRRELEVANT or ab[("alive", k[1])] or ba_[("alive", k[1])])),
+                                (k[0] not in bf.OUT_IRRELEVANT or ab[("alive", k[1])] or ba_[("alive", k[1])]) and
+                                (k[0] != "lost" or zc.held(wit.start, k))),
                                key=repr)
                 if not (real and en) or zdiff != sorted(wit.differing, key=repr):
                     problems.append(f"{name}: brute witness {wit.start} (differing {wit.differing}) replays in the "

@@ -729,6 +729,11 @@ def move_text(mv: Move, day: int | None = None) -> str:
     if mv.label == "vote-rest":
         return f"其余玩家中的一名{mv.role}被投票出局"
     tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)
+    trig = mv.skill.trigger or {}
+    if trig:
+        # a trigger is not used: it fires (a phase's: when the phase starts or ends)
+        when = f"{trig['phase']}{'开始' if trig['event'] == 'phase_start' else '结束'}时，" if _phase_trigger(mv.skill) else ""
+        return f"{when}P{mv.binding.self_slot + 1} 的【{mv.skill.name}】触发" + (f"，目标 {tgt}" if tgt else "")
     return f"P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else "")
 
 

@@ -132,7 +132,7 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
     keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and k[0] not in ("redir", "cause")
             and (outcome is None or outcome(k))]
     if keys:
-        cs.append(z3.Or([_matters(ab, ba, k) for k in keys]))
+        cs.append(z3.Or([_matters(world, pre, ab, ba, k) for k in keys]))
     return cs, pre, ab, ba, keys
 
 
@@ -224,7 +224,8 @@ def _decoded(world: World, ans: Answer, s0: State, pre: State, ab: State, ba: St
     res = OrderResult(ans, concrete(m, s0, world.sorts), concrete(m, pre, world.sorts),
                       concrete(m, ab, world.sorts), concrete(m, ba, world.sorts))
     res.differing = [k for k in keys if res.ab[k] != res.ba[k] and
-                     (k[0] not in OUT_IRRELEVANT or res.ab[("alive", k[1])] or res.ba[("alive", k[1])])]
+                     (k[0] not in OUT_IRRELEVANT or res.ab[("alive", k[1])] or res.ba[("alive", k[1])]) and
+                     (k[0] != "lost" or z3.is_true(m.eval(held_before(world, pre, k), model_completion=True)))]
     return res
 
 
@@ -233,9 +234,17 @@ def _decoded(world: World, ans: Answer, s0: State, pre: State, ab: State, ba: St
 OUT_IRRELEVANT = ("status", "label", "lost", "gained", "votes", "ballot", "received")
 
 
-def _matters(ab: State, ba: State, k) -> z3.BoolRef:
+def held_before(world: World, pre: State, k) -> z3.BoolRef:
+    """For a lost-skill key: the player held a skill of that name before the pair. Losing
+    a skill one never held (失去所有技能 on a player without it) is no outcome."""
+    return z3.Or([world.holds(pre, k[1], s) for s in world.rs.skills if s.name == k[2]] +
+                 [z3.BoolVal(False, world.ctx)])
+
+
+def _matters(world: World, pre: State, ab: State, ba: State, k) -> z3.BoolRef:
     if k[0] in OUT_IRRELEVANT:
-        return z3.And(ab[k] != ba[k], z3.Or(ab[("alive", k[1])], ba[("alive", k[1])]))
+        differs = z3.And(ab[k] != ba[k], z3.Or(ab[("alive", k[1])], ba[("alive", k[1])]))
+        return z3.And(differs, held_before(world, pre, k)) if k[0] == "lost" else differs
     return ab[k] != ba[k]
 
 

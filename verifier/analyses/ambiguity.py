@@ -5,7 +5,7 @@ from itertools import combinations, permutations
 from typing import Iterator
 
 from models.encoding.ambiguity import confirm_reading, reading_question, wins_only_under
-from models.encoding.reach import bounded_trace
+from models.encoding.reach import Move, bounded_trace, move_text
 
 from ..findings import Finding
 from ..narrate import describe_player, describe_value, reason_zh, table_json, table_text
@@ -192,7 +192,8 @@ class Ambiguity(Analysis):
         changed = [describe_value(k, ia[k], world.vocab.causes) for k in game.differing]
         other = [describe_value(k, ib[k], world.vocab.causes) for k in game.differing]
         tgt = "、".join(f"P{t + 1}" for t in game.binding.targets)
-        use = f"P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
+        use = move_text(Move(skill, game.binding, skill.name)) if skill.trigger else \
+            f"P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         return Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(amb["name"],),
             message=f"「{amb['text']}」有多种理解：按「{a}」与按「{b}」，{cx.skill_text(skill)}的结果不同。",
