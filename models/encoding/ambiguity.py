@@ -14,7 +14,7 @@ import z3
 from ..domain import Skill
 from .decode import concrete
 from .reach import bindings_for, faction_goal, game_over, history_of, quiet_days_text, unrolled
-from .scenarios import RETRY_SCALE, _shared
+from .scenarios import _shared
 from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import State
@@ -99,11 +99,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
         return ReadingResult(Answer("unsat"))
     # the game before the use is played under option i (the scenario says so)
     query = u.constraints + [var == i, z3.Or([g for _, _, g, _, _, _ in goals])]
-    ans = solver.check(query, "reading-game", rlimit=solver.rlimit * CONFIRM_BUDGET)
-    if ans.status == "unknown":
-        # as for order confirmations (scenarios.in_game): one more start, deterministic, with a
-        # larger budget (a baigei3 reading ran out once other questions had built their terms)
-        ans = solver.check(query, "reading-game-retry", rlimit=solver.rlimit * CONFIRM_BUDGET * RETRY_SCALE, seed=1)
+    # a baigei3 reading, too, ran out only once other questions had built their terms
+    ans = solver.check_retrying(query, "reading-game", solver.rlimit * CONFIRM_BUDGET)
     if not ans.sat:
         return ReadingResult(ans)
     m = ans.model

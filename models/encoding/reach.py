@@ -626,13 +626,8 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         goal = _PairGoal(first, states)
     with at_table(world, u.table):
         reached = z3.Or([goal(s) for s in states])
-    ans = solver.check(u.constraints + [reached], purpose, rlimit=solver.rlimit * TRACE_BUDGET)
-    if retry and ans.status == "unknown":
-        # where the search starts matters at this size (an s11 win-check question: decided alone in
-        # 11 s, out of budget after other questions had built their terms): one more start,
-        # with a larger budget
-        ans = solver.check(u.constraints + [reached], f"{purpose}-retry", rlimit=solver.rlimit * TRACE_BUDGET * 3,
-                           seed=1)
+    query, budget = u.constraints + [reached], solver.rlimit * TRACE_BUDGET
+    ans = solver.check_retrying(query, purpose, budget) if retry else solver.check(query, purpose, rlimit=budget)
     if not ans.sat:
         return Trace(ans)
     m = ans.model

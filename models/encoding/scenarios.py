@@ -139,9 +139,6 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
 # budgets, in times the rlimit: "does the window happen in the game as dealt?", then "after a
 # few moves?" (a trace query; measured on zemu: most of its confirmations resolve well within it)
 CONFIRM_DEAL_BUDGET, CONFIRM_TRACE_BUDGET = 5, 5
-# the retry of an undecided game question gets this many times the budget (a baigei3 order
-# confirmation: out of budget at 5x with either start, found at 10x and 15x)
-RETRY_SCALE = 3
 
 
 def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use, pin: Pin, outcome,
@@ -204,12 +201,9 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
               for t, st in enumerate(u.states)]
         query = u.constraints + cs + [z3.Or(at)]
         budget = solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET)
-        ans = solver.check(query, f"{purpose}-{d}", rlimit=budget)
-        if ans.status == "unknown" and d:
-            # a search this size is sensitive to where it starts (measured: conan096's confirmations
-            # found in seconds alone ran out of budget after other questions had built their terms):
-            # one more start with a larger budget, still deterministic, before it is left open
-            ans = solver.check(query, f"{purpose}-{d}-retry", rlimit=budget * RETRY_SCALE, seed=1)
+        # the game as dealt is a small question; after moves, an undecided one gets a second start
+        ans = solver.check_retrying(query, f"{purpose}-{d}", budget) if d else \
+            solver.check(query, f"{purpose}-{d}", rlimit=budget)
         if ans.sat:
             break
     if not ans.sat:

@@ -8,6 +8,11 @@ from dataclasses import dataclass, field
 import z3
 
 
+# the retry of an undecided search gets this many times the budget (a baigei3 order
+# confirmation: out of budget at 5x with either start, found at 10x and 15x)
+RETRY_SCALE = 3
+
+
 @dataclass
 class Answer:
     status: str                 # "sat" | "unsat" | "unknown"
@@ -38,6 +43,16 @@ class Solver:
         self.rlimit = rlimit
         self.dump_dir = dump_dir or os.environ.get("VERIFIER_DUMP_SMT2")
         self.stats = SolverStats()
+
+    def check_retrying(self, constraints: list, purpose: str, rlimit: int) -> Answer:
+        """check(), and an undecided answer gets one more start (seed 1, RETRY_SCALE times the
+        budget): a search this size is sensitive to where it starts (measured: conan096's order
+        confirmations and an s11 win-check trace, each decided in seconds alone, ran out of budget
+        once other questions had built their terms). Still deterministic."""
+        ans = self.check(constraints, purpose, rlimit=rlimit)
+        if ans.status == "unknown":
+            ans = self.check(constraints, f"{purpose}-retry", rlimit=rlimit * RETRY_SCALE, seed=1)
+        return ans
 
     def check(self, constraints: list, purpose: str, tracked: dict[str, z3.BoolRef] | None = None,
               rlimit: int | None = None, seed: int = 0) -> Answer:
