@@ -58,13 +58,18 @@ def test_with_it_the_vote_waits_for_the_next_day_and_the_replay_agrees():
     assert _marked(rs, 2).answer.unsat        # vote, then 夜晚 on the same day: not a game
     trace = _marked(rs, 3)
     assert trace.answer.sat and trace.steps[0].endswith("被投票出局") and trace.steps[1] == "第 2 天开始"
+    # the interpreter reads the vote's phase from the YAML: the same game without the new day is no game
+    _replays_only_with_its_new_day(rs, trace, "earlier the same day")
+
+
+def _replays_only_with_its_new_day(rs, trace, why_not: str) -> None:
+    """The interpreter replays the trace, and rejects it (saying why_not) once its "day" moves are dropped."""
     w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
     assert replay_game(rs, w)[0]
-    # the interpreter reads the vote's phase from the YAML: the same game without the new day is no game
     same_day = json.loads(json.dumps(w))
     same_day["game"]["moves"] = [mv for mv in same_day["game"]["moves"] if mv["move"] != "day"]
     ok, why = replay_game(rs, same_day)
-    assert not ok and "earlier the same day" in why
+    assert not ok and why_not in why
 
 
 def _first_out_ruleset(first_out_day: int | None):
@@ -127,9 +132,4 @@ def test_a_phase_ends_once_a_day():
     assert reach.bounded_trace(world, solver, goal, 2, "tally", list(rs.skills)).answer.unsat
     trace = reach.bounded_trace(world, solver, goal, 3, "tally", list(rs.skills))
     assert trace.answer.sat and trace.steps[1] == "第 2 天开始"
-    w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
-    assert replay_game(rs, w)[0]
-    twice = json.loads(json.dumps(w))
-    twice["game"]["moves"] = [mv for mv in twice["game"]["moves"] if mv["move"] != "day"]
-    ok, why = replay_game(rs, twice)
-    assert not ok and "twice in one day" in why
+    _replays_only_with_its_new_day(rs, trace, "twice in one day")
