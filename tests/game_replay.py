@@ -12,6 +12,9 @@ count between two new days (all holders together when shared), one vote-out a da
 which fire once a day for each holder) of a day follow the order of their phases,
 no vote-out comes before the first day whose vote puts anyone out (voting.first_out_day), and a trigger answering a going out comes right
 after it. Free values the engine leaves open (opaque conditions, chances) are tried every way.
+A witness whose game leads to a window (order-dependence, an empty pick) also names the window's
+uses: they must be able to follow the moves (_window_follows), and the moves must lead to the
+state the window begins in.
 """
 from __future__ import annotations
 
@@ -101,6 +104,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
     used: dict[tuple, int] = {}
     votes, rank, prev = 0, -1, None
     day, targeted = 0, {}   # no_repeat_target: (skill, user, target) -> the day it was last taken
+    began: dict[int, object] = {}   # phase rank -> the state before that phase's first move today
     today = int(game.get("first_day", len(quiet_days) + 1))
     if quiet_days and today <= quiet_days[-1]:
         raise Illegal("the moves begin before the last quiet day")
@@ -134,6 +138,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 if r < rank:
                     raise Illegal(f"{skill.name} before a phase that comes earlier the same day")
                 rank = r
+                began.setdefault(r, st)
             if (skill.trigger or {}).get("event") in ON_GOING_OUT:
                 victim = mv["others"].get("victim", mv["self"])
                 if prev is None or (not prev_alive.get(victim, False) and not prev_trigger):
@@ -155,6 +160,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                     if r < rank:
                         raise Illegal("a vote-out before a phase that comes earlier the same day")
                     rank = r
+                    began.setdefault(r, st)
             if mv["move"] == "vote":
                 i = mv["self"]
                 if not st[("alive", i)]:
@@ -176,13 +182,46 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
             elif mv["move"] == "day":
                 # the night's pending outs happen at dawn, before the new day
-                used, votes, rank, day, today = {}, 0, -1, day + 1, today + 1
+                used, votes, rank, day, today, began = {}, 0, -1, day + 1, today + 1, {}
                 st = st.set({key: v for i in range(k) for key, v in
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
                 st = st.set({("status", i, s): False for i in range(k) for s in temporary} |
                             ({("redir", i): i for i in range(k)} if it.redirects else {}))
         prev = mv
-    return st
+    return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began}
+
+
+def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
+    """The window's own uses (game["window"]) may come after the moves: not in a phase earlier
+    than that day's moves, within their daily limits counted with the day's uses, no repeated
+    target from that day or the day before, and each user held the skill before the day's
+    earlier moves of the same phase (a judge collects a phase's actions when it begins). The
+    state after the moves is the witness's window start."""
+    by_uid = {s.uid: s for s in rs.skills}
+    start = {key_from_json(k): v for k, v in w["start"].items()}
+    known = set(it.keys)
+    for key, v in start.items():
+        if key in known and st[key] != v:
+            raise Illegal(f"the moves do not lead to the window's start ({key}: {st[key]} != {v})")
+    counts: dict[tuple, int] = {}
+    for use in w["game"]["window"]:
+        skill = by_uid[use["skill"]]
+        r = _day_rank(rs, skill)
+        if r is not None:
+            if r < today["rank"]:
+                raise Illegal(f"{skill.name} in a phase earlier than that day's moves")
+            if r in today["began"] and not it.holds(today["began"][r], use["self"], skill):
+                raise Illegal(f"{skill.name} was gained during the phase it is used in")
+        u = skill.uses or {}
+        if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int):
+            key = (skill.uid, None if u.get("shared") else use["self"])
+            counts[key] = counts.get(key, today["used"].get(key, 0)) + 1
+            if counts[key] > u["count"]:
+                raise Illegal(f"{skill.name} used more often in a day than it may")
+        if _raw(rs, skill).get("no_repeat_target"):
+            for t in use["targets"]:
+                if today["day"] - today["targeted"].get((skill.uid, use["self"], t), -2) < 2:
+                    raise Illegal(f"{skill.name} on the same player two nights running")
 
 
 def _claim(rs, it: bf.Interp, w: dict, st) -> bool:
@@ -221,7 +260,9 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
             reasons.append("the start is not a state the rules allow")
             return False
         try:
-            end = _replay(rs, it, w, bf.View(st))
+            end, today = _replay(rs, it, w, bf.View(st))
+            if w["game"].get("window") is not None:
+                _window_follows(rs, it, w, end, today)
         except Illegal as exc:
             reasons.append(str(exc))
             return False

@@ -1,5 +1,6 @@
 """Every witnessed game (a finding whose witness carries a "game": simultaneous wins, a win
-at setup, a shot against the win check) is replayed by the independent interpreter as a
+at setup, a shot against the win check, the game leading to an order question's window or to an
+empty pick) is replayed by the independent interpreter as a
 whole game (tests/game_replay.py): on the fixtures as checked now, and on every committed
 baseline."""
 from __future__ import annotations
@@ -16,7 +17,8 @@ from verifier.engine import check
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = ["simultaneous-win/bad_same_moment", "simultaneous-win/bad_repeatable_brand",
             "simultaneous-win/bad_count_at_table", "order-dependence/bad_shot_vs_win_check",
-            "setup/bad_win_at_setup"]
+            "setup/bad_win_at_setup", "order-dependence/bad_block_before_action",
+            "order-dependence/bad_two_replacements", "missing-rule/bad_empty_pick"]
 BUNDLED = sorted(d for d in os.listdir(os.path.join(ROOT, "rulesets"))
                  if os.path.isfile(os.path.join(ROOT, "findings", f"{d}.json")))
 

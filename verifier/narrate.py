@@ -130,6 +130,14 @@ def game_json(trace) -> dict:
                      "moves": list(trace.moves)}}
 
 
+def window_game_json(dealt: dict, moves: list[dict], window: list[dict]) -> dict:
+    """Witness fields (findings/v1 addition) to replay the game that leads to a window: the
+    slots once setup is over, the moves (move_json), and the window's own uses
+    ({skill, self, targets, others}); the witness's "start" is the state the window begins in."""
+    return {"game": {"start": witness_json(dealt), "quiet": [], "quiet_days": [], "first_day": 1,
+                     "moves": list(moves), "window": list(window)}}
+
+
 def key_from_json(text: str) -> tuple:
     parts = text.split("|")
     out = []

@@ -463,12 +463,14 @@ def no_repeat(trans: Transitions, sels: list) -> list:
     return out
 
 
-def window_follows(trans: Transitions, sels: list, t: int, uses: list) -> z3.BoolRef:
+def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: list | None = None) -> z3.BoolRef:
     """The uses of a window (skill, binding) may come right after the first t moves in the
     same game: since the last "day" move no move belongs to a later phase than the window,
     the window's uses and that day's earlier uses of the same skill stay within its daily
-    limit, and a skill that may not repeat a target did not take one of theirs on this day or
-    the day before."""
+    limit, a skill that may not repeat a target did not take one of theirs on this day or
+    the day before, and (given the states) each user held the skill before that day's
+    earlier moves of the same window: a judge collects a window's actions when it begins,
+    so a skill gained while it resolves is used in a later window."""
     ctx = trans.world.ctx
     rs = trans.world.rs
     window = [Move(skill, b, skill.name) for skill, b in uses]
@@ -492,6 +494,17 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list) -> z3.Boo
                         (shared or m.binding.self_slot == mv.binding.self_slot))
         used = z3.Sum([z3.If(z3.And(today[j], _among(sels[j], same)), 1, 0) for j in range(t)] + [z3.IntVal(0, ctx)])
         parts.append(used + in_window <= count)
+    if states is not None:
+        world = trans.world
+        rank_at = [_rank_of(trans, sels[j]) for j in range(t)]
+        for mv in window:
+            r = _rank(rs, mv)
+            if r is None:
+                continue
+            for j in range(t):
+                # move j is in this window: today, at or after the day's first move of its phase
+                in_window = z3.Or([z3.And(today[i], rank_at[i] == r) for i in range(j + 1)])
+                parts.append(z3.Implies(in_window, world.holds(states[j], mv.binding.self_slot, mv.skill)))
     groups = _repeat_groups(trans)
     for mv in window:
         for target in (mv.binding.targets if mv.skill.no_repeat_target else ()):
@@ -714,7 +727,8 @@ def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
 
 
 def move_text(mv: Move, day: int | None = None) -> str:
-    """A move in words; day: the number of the day a "day" move begins."""
+    """A move in words; day: the number of the day the move is on (a "day" move: the day it
+    begins); a skill's move then says its day and phase (第 2 天早夜，…)."""
     if mv.label == "vote":
         return f"P{mv.binding.self_slot + 1} 被投票出局"
     if mv.label == "settle":
@@ -725,11 +739,13 @@ def move_text(mv: Move, day: int | None = None) -> str:
         return f"其余玩家中的一名{mv.role}被投票出局"
     tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)
     trig = mv.skill.trigger or {}
+    on = f"第 {day} 天" if day else ""
     if trig:
         # a trigger is not used: it fires (a phase's: when the phase starts or ends)
-        when = f"{trig['phase']}{'开始' if trig['event'] == 'phase_start' else '结束'}时，" if _phase_trigger(mv.skill) else ""
+        when = f"{on}{trig['phase']}{'开始' if trig['event'] == 'phase_start' else '结束'}时，" if _phase_trigger(mv.skill) else ""
         return f"{when}P{mv.binding.self_slot + 1} 的【{mv.skill.name}】触发" + (f"，目标 {tgt}" if tgt else "")
-    return f"P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else "")
+    when = f"{on}{'/'.join(mv.skill.timing)}，" if on and mv.skill.timing else ""
+    return f"{when}P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else "")
 
 
 class _PairGoal:

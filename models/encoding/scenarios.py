@@ -197,7 +197,7 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
         # and no-repeat rules counted with that day's (and the last night's) moves
         uses = [(w.skill, w.binding) for w in window]
         at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)] +
-                     ([window_follows(u.trans, u.sels, t, uses)] if uses else []))
+                     ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []))
               for t, st in enumerate(u.states)]
         query = u.constraints + cs + [z3.Or(at)]
         budget = solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET)

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from models.encoding.reach import bindings_for
+from models.encoding.reach import bindings_for, move_json
 from models.encoding.decode import concrete
 from models.encoding.scenarios import Use, empty_pick, empty_pick_in_game
 from models.encoding.setup_pick import setup_pick
 
 from ..findings import Finding
-from ..narrate import describe_player, pick_text, player, reason_zh, table_json, table_text, witness_json
+from ..narrate import (describe_player, pick_text, player, reason_zh, table_json, table_text, window_game_json,
+                       witness_json)
 from .base import Analysis, Context
 from .cases import CaseCoverage
 from .pending import trace_skills
@@ -188,7 +189,10 @@ class MissingRule(Analysis):
                                 + f"），需要随机选择一名{pick_text(flt)}"],
                       "outcomes": ["没有符合条件的角色：规则未给出结果"]},
             witness={"kind": "pick", "skill": skill.uid, "history": history, "start": witness_json(start),
-                     **table_json(game.table)},
+                     **table_json(game.table),
+                     **window_game_json(game.dealt, [move_json(mv) for _, mv in game.history],
+                                        [{"skill": skill.uid, "self": binding.self_slot, "targets": list(binding.targets),
+                                          "others": dict(binding.others)}])},
             question=f"{cx.skill_text(skill)}找不到符合条件的角色时怎么办？",
         )
 

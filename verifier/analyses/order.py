@@ -6,12 +6,12 @@ import sys
 import time
 from typing import Iterator
 
+from models.encoding.reach import move_json
 from models.encoding.scenarios import confirm_order, order_question
 
 from ..findings import MESSAGE_MAX, Finding
 from ..narrate import (describe_player, describe_value, named_in, player, players_in, reason_zh, relevant, table_json,
-                       table_text,
-                       witness_json)
+                       table_text, window_game_json, witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere, skill_reads, skill_writes
 from .pending import (Candidate, active_pairs, event_trigger_pairs, standing_pairs, targeted_trigger_pairs,
@@ -168,7 +168,11 @@ class OrderDependence(Analysis):
                      "start": witness_json(res.start),
                      "differing": ["|".join(map(str, k)) for k in res.differing],
                      "history": [text for text, _ in res.history], "players": cx.world.k,
-                     **table_json(res.table)},
+                     **table_json(res.table),
+                     **(window_game_json(res.dealt, [move_json(mv) for _, mv in res.history],
+                                         [{"skill": u.skill.uid, **bd} for u, bd in
+                                          zip(list(cand.scene) + [cand.a, cand.b], _bindings(cand))])
+                        if res.dealt else {})},
             question=question,
             rulings=({"ruling": f"先结算【{a.name}】", "first": a.name, "then": b.name, "outcome": diff_ab},
                      {"ruling": f"先结算【{b.name}】", "first": b.name, "then": a.name, "outcome": diff_ba}),
