@@ -12,7 +12,8 @@ count between two new days (all holders together when shared), one vote-out a da
 which fire once a day for each holder) of a day follow the order of their phases,
 no vote-out comes before the first day whose vote puts anyone out (voting.first_out_day), and a trigger answering a going out comes right
 after it. Free values the engine leaves open (opaque conditions, chances) are tried every way.
-A witness whose game leads to a window (order-dependence, an empty pick) also names the window's
+A skill used in a phase was held before that day's earlier moves of the phase (a judge collects
+a phase's actions when it begins). A witness whose game leads to a window (order-dependence, an empty pick) also names the window's
 uses: they must be able to follow the moves (_window_follows), and the moves must lead to the
 state the window begins in.
 """
@@ -139,6 +140,9 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                     raise Illegal(f"{skill.name} before a phase that comes earlier the same day")
                 rank = r
                 began.setdefault(r, st)
+                # a phase's actions are collected when it begins: the skill was held then
+                if not skill.trigger and not it.holds(began[r], mv["self"], skill):
+                    raise Illegal(f"{skill.name} was gained during the phase it is used in")
             if (skill.trigger or {}).get("event") in ON_GOING_OUT:
                 victim = mv["others"].get("victim", mv["self"])
                 if prev is None or (not prev_alive.get(victim, False) and not prev_trigger):

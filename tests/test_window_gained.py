@@ -55,3 +55,29 @@ def test_a_follower_recruited_tonight_shields_from_the_next_night():
     same_night["game"]["moves"] = [mv for mv in same_night["game"]["moves"] if mv["move"] != "day"]
     ok, why = replay_game(rs, same_night)
     assert not ok and "gained during the phase" in why
+
+
+def test_in_a_traced_game_too():
+    import z3
+
+    from models.encoding import reach
+    from models.encoding.solver import Solver
+    from models.encoding.world import World
+    from verifier.narrate import game_json, table_json
+
+    rs = _ruleset(3)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+
+    def shielded(depth):
+        return reach.bounded_trace(world, solver, lambda st: z3.Or([st[("status", i, "护")] for i in range(4)]),
+                                   depth, "shield", list(rs.skills))
+    assert shielded(2).answer.unsat            # recruit, then shield the same night: no game
+    trace = shielded(3)
+    assert trace.answer.sat and trace.steps[1] == "第 2 天开始"
+    w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
+    assert replay_game(rs, w)[0]
+    same_night = json.loads(json.dumps(w))
+    same_night["game"]["moves"] = [mv for mv in same_night["game"]["moves"] if mv["move"] != "day"]
+    ok, why = replay_game(rs, same_night)
+    assert not ok and "gained during the phase" in why

@@ -360,7 +360,8 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             sels.append(sel)
             states.append(st)
     cs += use_limits(trans, sels) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
-        no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels)
+        no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
+        collected_at_phase_start(trans, sels, states)
     cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels)
     return cache[key]
 
@@ -460,6 +461,47 @@ def no_repeat(trans: Transitions, sels: list) -> list:
             for t in range(j + 1, len(sels)):
                 both = z3.And(_among(sels[j], idxs), _among(sels[t], idxs))
                 out.append(z3.Implies(both, _days_between(trans, sels, j, t) >= 2))
+    return out
+
+
+def _may_be_gained(world: World, skill: Skill, st: State) -> bool:
+    """Can a player come to hold the skill during play (a gained copy, a label, faction,
+    status or item that changes hands, an identity that changes)? A dealt identity's own
+    skill cannot."""
+    if not skill.owner_role:
+        return True
+    if any(("gained", i, skill.uid) in st.terms for i in range(world.k)):
+        return True
+    return any(e.kind == "set_role" for e in world.rs.effects())
+
+
+def collected_at_phase_start(trans: Transitions, sels: list, states: list) -> list:
+    """A judge collects a phase's actions when it begins: a skill used in a phase was held
+    by its user before that day's earlier moves of the same phase (a skill gained while the
+    phase resolves is first used in a later one). Phase order keeps a day's ranks rising, so
+    move j is in move t's phase when some move i <= j of t's day has t's rank."""
+    if len(sels) < 2:
+        return []
+    world, rs = trans.world, trans.world.rs
+    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    groups: dict[tuple, list[int]] = {}
+    for i, mv in enumerate(trans.moves):
+        if mv.skill is None or mv.skill.trigger or _rank(rs, mv) is None or \
+                not _may_be_gained(world, mv.skill, states[0]):
+            continue
+        groups.setdefault((mv.skill.uid, mv.binding.self_slot), []).append(i)
+    if not groups:
+        return []
+    skill_of = {mv.skill.uid: mv.skill for mv in trans.moves if mv.skill is not None}
+    rank_at = [_rank_of(trans, sel) for sel in sels]
+    out = []
+    for t in range(1, len(sels)):
+        for j in range(t):
+            in_phase = z3.Or([z3.And([rank_at[i] == rank_at[t]] + [z3.Not(_among(sels[x], day)) for x in range(i + 1, t + 1)])
+                              for i in range(j + 1)])
+            for (uid, user), idxs in sorted(groups.items(), key=repr):
+                out.append(z3.Implies(z3.And(_among(sels[t], idxs), in_phase),
+                                      world.holds(states[j], user, skill_of[uid])))
     return out
 
 
