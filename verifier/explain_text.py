@@ -143,7 +143,7 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
                           "结局不同。例如两个触发都转化某个【指定】技能的发动者，而一名发动者在同一晚指定了两位持有者。",
                "why": "对局中法官必须选一个顺序，玩家会为此争执。",
                "fix": "写明哪个先结算（优先规则），或让两个效果可交换。",
-               "limits": "只看效果两两之间、界限内的玩家槽位、一个时段。"},
+               "limits": "逐对比较两个效果；同一时段中先结算的其他行动由对局历史给出（三个及以上的待结算行动，任意两种结算顺序的差别都出现在某一步相邻两个行动的交换上，因此逐对检查即覆盖所有顺序）；界限内的玩家槽位、一个时段。"},
         "en": {"summary": "two effects pending in one window with no order, and the order changes the outcome",
                "decides": "Two effects can be pending in one window, the ruleset gives no order between them, "
                           "and some reachable state ends differently under the two orders. Example: two "

@@ -30,7 +30,11 @@ class OrderDependence(Analysis):
     neither that the game ends at once nor that the shot comes first (`win_check`).
     The two orders are compared once the window has settled (night_end.py): the pending outs
     happen and the going-out triggers that pick no target fire, so a difference such a trigger
-    undoes is no question. Limits: pairs of effects, up to the player slots in the bounds, one window."""
+    undoes is no question. Three or more pending actions: any two orders that end differently
+    differ in one swap of neighbours after a common first part, and a game reaches the pair
+    after that first part as earlier moves of the same phase that day (their users held the
+    skills when the phase began), so asking pairs covers every order. Limits: up to the player
+    slots in the bounds, one window."""
     kind = "order-dependence"
     summary = "同一时段内的两个效果结算顺序未定义，且顺序不同结果不同"
     severity = "warning"
@@ -142,7 +146,7 @@ class OrderDependence(Analysis):
             if changed:
                 steps.append("此时：" + "；".join(changed))
         day = 1 + sum(mv.label == "day" for _, mv in res.history)   # the game begins on day 1
-        steps.append(f"时段：第 {day} 天，{cand.window}；{cand.how}")
+        steps.append(f"时段：第 {day} 天，{cand.window}{_resolved_first(cx, res.history, cand.window)}；{cand.how}")
         for u in cand.scene:
             targets = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")
@@ -215,6 +219,17 @@ WITHIN_BOUNDS = "within-bounds"
 def _short(sentence: str, detail: str) -> str:
     whole = sentence + detail + "。"
     return whole if len(whole) <= MESSAGE_MAX else sentence + "（见结果）。"
+
+
+def _resolved_first(cx: Context, history: list, window: str) -> str:
+    """The moves of that day in the window's own phase: actions of the same window that
+    resolved before the pair (the window resolves one action at a time)."""
+    today = []
+    for text, mv in history:
+        today = [] if mv.label == "day" else today + [(text, mv)]
+    same = [text.split("，", 1)[-1] for text, mv in today if mv.skill is not None and not mv.skill.trigger
+            and {cx.rs.window_of(p) for p in mv.skill.timing} == {window}]
+    return f"（本时段中已先结算：{'；'.join(same)}）" if same else ""
 
 
 def _bindings(cand: Candidate) -> list:
