@@ -32,6 +32,7 @@ DOCS: dict[str, dict[str, str]] = {
         "factions": "The factions, with their `win`/`lose` conditions.",
         "win_priority": "Optional, only when the text gives one: which faction's win counts first.",
         "win_check": "Optional, only when the text says it: whether a going-out trigger (a shot on going out) still fires once a win holds.",
+        "lose_over_win": "Optional, only when the text says it: a faction that has reached its lose condition cannot win (未曾达到判负条件…).",
         "statuses": "The statuses, with what they `blocks`.",
         "tags": "The skill tags, with their `meaning`.",
         "labels": "The labels (marks a player carries), with what they imply.",
@@ -75,6 +76,10 @@ DOCS: dict[str, dict[str, str]] = {
     "win_check": {
         "when": "immediately: the game ends the moment a win holds (pending going-out triggers do not fire); "
                 "after_triggers: the triggers answering the going-out resolve first, then wins are checked.",
+        "src": _SRC,
+        "note": "A note for readers; not interpreted.",
+    },
+    "lose_over_win": {
         "src": _SRC,
         "note": "A note for readers; not interpreted.",
     },

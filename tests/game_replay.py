@@ -232,6 +232,14 @@ def _claim(rs, it: bf.Interp, w: dict, st) -> bool:
     claim = w.get("claim") or {}
     if "win" in claim and not all(it.faction_goal(st, f) for f in claim["win"]):
         return False
+    if "win_and_lose" in claim:
+        # both conditions hold for a faction with a player, and nobody has won
+        name = claim["win_and_lose"]
+        f = rs.factions[name]
+        member = any(st[("faction", i)] == name for i in range(it.k)) or \
+            any(v[("faction", bf.REST)] == name for _, v in it.rest_views(st))
+        if not (member and it.cond(f.win, {}, st) and it.cond(f.lose, {}, st) and not it.game_over(st)):
+            return False
     if claim.get("game_over"):
         if not it.game_over(st):
             return False

@@ -123,19 +123,21 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
         "zh": {"summary": "“必定发生”的效果与“无法发生”的状态/替代效果冲突且无优先规则",
                "decides": "在某个可达局面中，两条规则要求互不相容的结果，且没有优先规则裁决：标记为必定发生"
                           "（必定/无法被阻止）的效果作用于持有禁止这件事的状态的玩家，或被强制的替代效果阻止；"
-                          "或强制指定的目标被某个[强制]技能自己的目标限制禁止（可不发动的技能此时只是无法发动，不报告）。",
+                          "或强制指定的目标被某个[强制]技能自己的目标限制禁止（可不发动的技能此时只是无法发动，不报告）；"
+                          "或某阵营的胜利条件与失败条件在合法对局中同时成立，而规则没有说明哪个优先。",
                "why": "法官必须临场决定哪条规则生效。",
                "fix": "写明哪条规则优先。",
-               "limits": "一个效果对一个状态或一个替代效果。"},
+               "limits": "一个效果对一个状态或一个替代效果；胜负条件只在界限内的对局中查找。"},
         "en": {"summary": "a certain effect meets a status or replacement that forbids it, with no precedence",
                "decides": "Two rules demand incompatible outcomes in a reachable situation and no precedence "
                           "rule decides: an effect marked as certain (必定/无法被阻止) on a player who holds a "
                           "status that forbids exactly that, or whose forced replacement effect prevents it; or a forced "
                           "target that a mandatory ([强制]) skill's own target rules forbid (an optional skill "
-                          "then simply cannot be used, which is not reported).",
+                          "then simply cannot be used, which is not reported); or a faction's win and lose "
+                          "conditions hold at once in a legal game and the text does not say which counts.",
                "why": "The judge has to decide on the spot which rule applies.",
                "fix": "Say which rule wins.",
-               "limits": "One effect against one status or one replacement."},
+               "limits": "One effect against one status or one replacement; win and lose at once only in bounded games."},
     },
     "order-dependence": {
         "zh": {"summary": "同一时段内的两个效果结算顺序未定义，且顺序不同结果不同",

@@ -107,7 +107,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     for t, b, g, si, sj, keys in goals:
         if z3.is_true(m.eval(g, model_completion=True)):
             ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
-            history = quiet_days_text(m, u) + [text for text, _ in history_of(m, u, t)]
+            history = quiet_days_text(m, u, t) + [text for text, _ in history_of(m, u, t)]
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
                                  [k for k in keys if ci[k] != cj[k]], history,
                                  composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts))

@@ -275,6 +275,15 @@ def game_over(world: World, st: State) -> z3.BoolRef:
                   for f in sorted(rs.factions)] + [z3.BoolVal(False, world.ctx)])
 
 
+def win_and_lose(world: World, st: State, faction: str) -> z3.BoolRef:
+    """The faction's win and lose conditions both hold, it has a player (living or out),
+    and nobody has won (its own win does not count while it has lost: faction_goal)."""
+    f, sem = world.rs.factions[faction], world.sem
+    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
+                   [z3.And(g, n > 0) for g, n in sem.rest_matching({"faction": faction}, {}, st)])
+    return z3.And(sem.cond(f.win, {}, st), sem.cond(f.lose, {}, st), member, z3.Not(game_over(world, st)))
+
+
 def both_win(world: World, st: State, a: str, b: str) -> z3.BoolRef:
     return z3.And(faction_goal(world, st, a), faction_goal(world, st, b))
 
@@ -289,7 +298,7 @@ class Trace:
     quiet: list[str] = field(default_factory=list)   # the identities voted out on the quiet days, in order
     moves: list[dict] = field(default_factory=list)  # the trace's moves, for a replay (move_json)
     quiet_days: list[int] = field(default_factory=list)   # the day of each quiet vote-out
-    first_day: int = 1     # the day the moves begin (after the quiet days, idle ones included)
+    first_day: int = 1     # the day the moves begin (game_days: idle quiet days are not told)
 
 
 def move_json(mv: Move) -> dict:
@@ -688,16 +697,16 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     m = ans.model
     decoded = [concrete(m, s, world.sorts) for s in states]
     steps: list[str] = quiet_days_text(m, u)
-    quiet_days = quiet_outs(m, u)
+    quiet_days, first_day = game_days(m, u)
     quiet_roles = [mv.role for _, mv in quiet_days]
-    days = {"quiet_days": [d for d, _ in quiet_days], "first_day": len(u.quiet_sels) + 1}
+    days = {"quiet_days": [d for d, _ in quiet_days], "first_day": first_day}
     used: list[str] = []
     moves: list[dict] = []
     table = composition(m, u.table) if u.table else None
     with at_table(world, u.table):
         if _goal_met(m, goal, states[0]):
             return Trace(ans, steps, decoded[:1], table=table, quiet=quiet_roles, **days)
-    day = len(u.quiet_sels) + 1
+    day = first_day
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
@@ -714,19 +723,33 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     return Trace(ans, steps, decoded, sorted(set(used)), table, quiet_roles, moves, **days)
 
 
-def quiet_outs(m, u: Unrolled) -> list[tuple[int, Move]]:
-    """The vote-outs of a model's quiet days, in order, each with its day (the idle days left out)."""
+def game_days(m, u: Unrolled, upto: int | None = None) -> tuple[list[tuple[int, Move]], int]:
+    """The quiet vote-outs with their days, and the day the traced moves begin. A quiet day
+    without a vote-out changes nothing (no skill, no trigger, no vote), so the days are told
+    without them: the vote-outs on consecutive days from voting.first_out_day, the moves from
+    the next day, or later when a vote-out among the first upto moves needs it."""
+    first_out = first_out_day(u.trans.world.rs)
     idxs = [m.eval(sel, model_completion=True).as_long() for sel in u.quiet_sels]
-    return [(day, u.quiet.moves[i]) for day, i in enumerate(idxs, 1) if i >= 0]
+    outs, day = [], 0
+    for i in idxs:
+        if i >= 0:
+            day = max(day + 1, first_out)
+            outs.append((day, u.quiet.moves[i]))
+    start, days_before = day + 1, 0
+    for sel in u.sels[:upto]:
+        mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
+        days_before += mv.label == "day"
+        if mv.label in ("vote", "vote-rest"):
+            start = max(start, first_out - days_before)
+    return outs, start
 
 
-def quiet_days_text(m, u: Unrolled) -> list[str]:
+def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
     """The quiet days of a model's game, one line each, and the day the traced moves begin
-    (said when a quiet day had a vote-out, or when the first vote-out day is not day 1)."""
-    outs = quiet_outs(m, u)
+    (said when a quiet day had a vote-out, or when the moves do not begin on day 1)."""
+    outs, start = game_days(m, u, upto)
     out = [f"第 {day} 天：{move_text(mv)}（此前的夜晚与当天无人发动技能、无人因技能出局）" for day, mv in outs]
-    start = len(u.quiet_sels) + 1
-    if outs or (start > 1 and first_out_day(u.trans.world.rs) > 1):
+    if outs or start > 1:
         out.append(f"第 {start} 天起：")
     return out
 
@@ -760,7 +783,7 @@ def _free_vars(term) -> list:
 def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
     """The first upto moves of a model's trace, as (text, move); a new day says its number
     (the moves begin on the day after the quiet days)."""
-    out, day = [], len(u.quiet_sels) + 1
+    out, day = [], game_days(m, u, upto)[1]
     for sel in u.sels[:upto]:
         mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
         day += mv.label == "day"

@@ -17,6 +17,7 @@ from .base import Context
 from .contradiction import Contradiction
 from .influence import skill_reads
 from .order import MESSAGE_MAX
+from .win_lose import WinAndLose
 
 WHO_ZH = {"self": "发动者", "target": "其目标", "caster": "发动者", "victim": "出局者", "source": "出局的来源"}
 FILTER_ZH = {  # key -> (text when true, text when false); a value is appended where the key takes one
@@ -51,6 +52,7 @@ class ForcedTarget(Contradiction):
     def run(self, cx: Context) -> Iterator[Finding]:
         yield from super().run(cx)
         yield from self.forced_targets(cx)
+        yield from WinAndLose().run(cx)
 
     def forced_targets(self, cx: Context) -> Iterator[Finding]:
         for skill in cx.rs.skills:

@@ -1,0 +1,72 @@
+"""A faction whose win and lose conditions hold at once: part of the contradiction kind."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from models.encoding.reach import bounded_trace, possible_somewhere, win_and_lose
+
+from ..findings import Finding
+from ..narrate import describe_player, game_json, table_json, table_text
+from .base import Context
+from .pending import trace_skills
+from .influence import reads_of
+
+
+class WinAndLose:
+    """A faction's win condition and its lose condition hold in the same state of a legal game
+    (it has players, nobody has won), and the text never says which counts (a sentence such as
+    “未曾达到判负条件且最先达到判胜条件的阵营获胜”, `lose_over_win`). The judge must rule
+    whether the faction wins or has lost. Fix: say that a faction that has reached its lose
+    condition cannot win (or the opposite), or make the two conditions exclusive.
+    Verdict witnessed: a game from a legal deal at the table the setup states; faction_goal
+    lets the lose condition win meanwhile, so the game goes on. Limits: bounded traces."""
+    kind = "contradiction"   # part of that analysis (forced_target.py): one analysis per kind
+    severity = "warning"
+
+    def run(self, cx: Context) -> Iterator[Finding]:
+        rs = cx.rs
+        if rs.lose_over_win:
+            return
+        both = [n for n, f in sorted(rs.factions.items()) if f.win and f.lose and not f.external]
+        for j, name in enumerate(both):
+            if cx.shard and j % cx.shard[1] != cx.shard[0]:
+                continue
+            f = rs.factions[name]
+            yield from cx.cached_global("winlose", [name], lambda name=name: self._decide(cx, name),
+                                        goal_reads=reads_of(f.win) | reads_of(f.lose))
+
+    def _decide(self, cx: Context, name: str) -> tuple[list[Finding], dict | None]:
+        rs, world = cx.rs, cx.world
+        f = rs.factions[name]
+        goal = lambda st: win_and_lose(world, st, name)  # noqa: E731
+        if possible_somewhere(world, cx.solver, goal, "winlose-abstract").unsat:
+            return [], {"kind": "none"}
+        skills = trace_skills(rs, world)
+        trace = bounded_trace(world, cx.solver, goal, int(rs.bounds["depth"]), "winlose", skills,
+                              quiet=int(rs.bounds["quiet"]))
+        if trace.answer.status == "unknown":
+            return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                            message=f"{name}的胜利条件与失败条件能否同时成立，在求解预算内未能判定。",
+                            locations=cx.locs(f.where), key=("winlose", name),
+                            group=("winlose-budget", "以下 {n} 个阵营的胜利条件与失败条件能否同时成立，在求解预算内未能判定",
+                                   name))], None
+        if not trace.answer.sat:
+            return [], None
+        last = trace.states[-1]
+        size, rest = table_text(world.k, trace.table, last)
+        return [Finding(
+            kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(name,),
+            message=f"{name}的胜利条件与失败条件可以同时成立{'（' + size + '）' if size else ''}，"
+                    "规则没有说明此时该阵营获胜还是判负。",
+            message_en=f"{name}'s win and lose conditions can hold at once; the text does not say which counts.",
+            locations=cx.locs(f.where), key=("winlose", name),
+            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(world.k)] + ([rest] if rest else []),
+                      "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即满足"]),
+                      "outcomes": [f"此时{name}同时满足胜利条件与失败条件"] +
+                                  [describe_player(rs, last, i) for i in range(world.k)]},
+            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
+                     "claim": {"win_and_lose": name}},
+            question=f"{name}同时满足胜利条件与失败条件时，获胜还是判负？",
+            rulings=({"ruling": "判负优先", "outcome": f"{name}判负，游戏继续"},
+                     {"ruling": "胜利优先", "outcome": f"{name}获胜"}),
+        )], {"kind": "trace", "skills": trace.used}
