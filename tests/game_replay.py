@@ -7,7 +7,8 @@ happens only while nobody has won (unless the text lets going-out triggers fire 
 its actor holds the skill and may use it (interpreter's `enabled`: alive, timing-free, filter,
 condition, not blocked, per-game limit), a skill that may not repeat a target (no_repeat_target)
 takes none it took that day or the day before, a skill limited per day/phase is used at most its
-count between two new days (all holders together when shared), one vote-out a day, skill uses
+count between two new days (all holders together when shared), a skill with a timing and no stated
+limit once in each of its phases a day, one vote-out a day, skill uses
 (and vote-outs, when the text gives the vote its phase; and triggers on a phase's start or end,
 which fire once a day for each holder) of a day follow the order of their phases,
 no vote-out comes before the first day whose vote puts anyone out (voting.first_out_day), and a trigger answering a going out comes right
@@ -80,6 +81,19 @@ class Illegal(Exception):
     pass
 
 
+def _daily_cap(rs, skill) -> int | None:
+    """Uses a day a skill allows: its per-day/per-phase count, else, for a skill with a timing
+    and no stated limit, once in each of its phases (one action per skill when a phase
+    begins), unless some effect grants it extra uses (LANGUAGE.md: uses)."""
+    u = skill.uses or {}
+    if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int):
+        return u["count"]
+    extra = {(e.args or {}).get("skill") for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)}
+    if not u and skill.timing and not skill.trigger and skill.name not in extra and "$all" not in extra:
+        return len({rs.window_of(p) for p in skill.timing})
+    return None
+
+
 def _replay(rs, it: bf.Interp, w: dict, st):
     by_uid = {s.uid: s for s in rs.skills}
     game = w["game"]
@@ -124,10 +138,11 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 used[key] = used.get(key, 0) + 1
                 if used[key] > 1:
                     raise Illegal(f"{skill.name} answers its phase twice in one day")
-            if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int):
+            cap = _daily_cap(rs, skill)
+            if cap is not None:
                 key = (skill.uid, None if u.get("shared") else mv["self"])
                 used[key] = used.get(key, 0) + 1
-                if used[key] > u["count"]:
+                if used[key] > cap:
                     raise Illegal(f"{skill.name} used more often in a day than it may")
             if _raw(rs, skill).get("no_repeat_target"):
                 for t in mv["targets"]:
@@ -216,11 +231,11 @@ def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
                 raise Illegal(f"{skill.name} in a phase earlier than that day's moves")
             if r in today["began"] and not it.holds(today["began"][r], use["self"], skill):
                 raise Illegal(f"{skill.name} was gained during the phase it is used in")
-        u = skill.uses or {}
-        if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int):
+        u, cap = skill.uses or {}, _daily_cap(rs, skill)
+        if cap is not None:
             key = (skill.uid, None if u.get("shared") else use["self"])
             counts[key] = counts.get(key, today["used"].get(key, 0)) + 1
-            if counts[key] > u["count"]:
+            if counts[key] > cap:
                 raise Illegal(f"{skill.name} used more often in a day than it may")
         if _raw(rs, skill).get("no_repeat_target"):
             for t in use["targets"]:
@@ -272,6 +287,19 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
             reasons.append("the start is not a state the rules allow")
             return False
         try:
+            if "back_from_lost" in (w.get("claim") or {}):
+                # the faction had lost before the last move, and the last move ends it
+                name = w["claim"]["back_from_lost"]
+                before = {**w, "game": {**w["game"], "moves": w["game"]["moves"][:-1]}}
+                prev, _ = _replay(rs, it, before, bf.View(st))
+                lose = rs.factions[name].lose
+                if not it.cond(lose, {}, prev) or it.game_over(prev):
+                    reasons.append("the faction had not lost before the last move")
+                    return False
+                end, _ = _replay(rs, it, w, bf.View(st))
+                if it.cond(lose, {}, end):
+                    reasons.append("the faction has still lost after the last move")
+                    return False
             end, today = _replay(rs, it, w, bf.View(st))
             if w["game"].get("window") is not None:
                 _window_follows(rs, it, w, end, today)

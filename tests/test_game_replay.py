@@ -18,7 +18,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = ["simultaneous-win/bad_same_moment", "simultaneous-win/bad_repeatable_brand",
             "simultaneous-win/bad_count_at_table", "order-dependence/bad_shot_vs_win_check",
             "setup/bad_win_at_setup", "order-dependence/bad_block_before_action",
-            "order-dependence/bad_two_replacements", "missing-rule/bad_empty_pick", "contradiction/bad_win_and_lose"]
+            "order-dependence/bad_two_replacements", "missing-rule/bad_empty_pick", "contradiction/bad_win_and_lose",
+            "missing-rule/bad_lost_faction_back"]
 BUNDLED = sorted(d for d in os.listdir(os.path.join(ROOT, "rulesets"))
                  if os.path.isfile(os.path.join(ROOT, "findings", f"{d}.json")))
 

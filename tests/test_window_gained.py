@@ -81,3 +81,30 @@ def test_in_a_traced_game_too():
     same_night["game"]["moves"] = [mv for mv in same_night["game"]["moves"] if mv["move"] != "day"]
     ok, why = replay_game(rs, same_night)
     assert not ok and "gained during the phase" in why
+
+
+def test_a_skill_without_a_stated_limit_is_used_once_a_phase():
+    """LANGUAGE.md: uses omitted = once per phase of its timing; the replay agrees."""
+    import z3
+
+    from models.encoding import reach
+    from models.encoding.solver import Solver
+    from models.encoding.world import World
+    from verifier.narrate import game_json, table_json
+
+    rs = _ruleset(3)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+
+    def two_followers(depth):
+        goal = lambda st: z3.Sum([z3.If(st[("label", i, "信徒")], 1, 0) for i in range(4)]) >= 2  # noqa: E731
+        return reach.bounded_trace(world, solver, goal, depth, "two", list(rs.skills))
+    assert two_followers(2).answer.unsat       # two recruits the same night: no game
+    trace = two_followers(3)
+    assert trace.answer.sat and "第 2 天开始" in trace.steps
+    w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
+    assert replay_game(rs, w)[0]
+    same_night = json.loads(json.dumps(w))
+    same_night["game"]["moves"] = [mv for mv in same_night["game"]["moves"] if mv["move"] != "day"]
+    ok, why = replay_game(rs, same_night)
+    assert not ok and "more often in a day" in why

@@ -249,7 +249,8 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
         "zh": {"summary": "规则没有覆盖的可达局面",
                "decides": "规则没有给出结果的可达局面：投票规则未覆盖的平票、既无胜利条件也无失败条件的阵营，"
                           "或从可能为空的集合中随机选取（“随机一名……”），或同一技能的几个效果按一个数值分档"
-                          "（强度≤6 / 7–9 / 10，点数 0–2 / 3–5）却留下可达的数值没有任何一档。开局时的随机选取按原文人数范围内的"
+                          "（强度≤6 / 7–9 / 10，点数 0–2 / 3–5）却留下可达的数值没有任何一档；或已达到失败条件的阵营在合法对局中"
+                          "又重新不满足失败条件（有人转入或复活），而原文没有说明判负能否撤销。开局时的随机选取按原文人数范围内的"
                           "每个人数检查发牌（未给上限时检查到下限以上 5 人，并在结果中说明；未给人数范围时按模型的"
                           "玩家槽位检查）。",
                "why": "法官只能临场发挥。",
@@ -262,7 +263,9 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
                "decides": "A reachable situation for which the rules give no outcome: a vote tie the vote rules "
                           "do not cover, a faction with neither a win nor a lose condition, or a random pick from "
                           "a set that can be empty, or sibling effects that split a number into tiers and leave "
-                          "a reachable value with no tier. A pick made at setup is checked at the deal for every player "
+                          "a reachable value with no tier, or a faction that has reached its lose condition and "
+                          "a later move of a legal game ends it (someone joins or comes back) while the text does "
+                          "not say whether a loss can be undone. A pick made at setup is checked at the deal for every player "
                           "count of the setup's range (an open top: up to 5 above the minimum, said in the "
                           "finding; no range: the model's player slots).",
                "why": "The judge has to improvise.",

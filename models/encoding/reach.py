@@ -138,7 +138,8 @@ class Transitions:
             for r in self.world.vocab.rest_roles:
                 self.moves.append(Move(None, None, "vote-rest", r))
         self.moves.append(Move(None, None, "settle"))
-        if any(_daily(mv) is not None or _rank(self.world.rs, mv) is not None for mv in self.moves):
+        extra = extra_uses(self.world.rs)
+        if any(_daily(mv, extra) is not None or _rank(self.world.rs, mv) is not None for mv in self.moves):
             # a new day: daily use limits start again, and the phases of the day come again
             self.moves.append(Move(None, None, "day"))
         return self
@@ -284,6 +285,12 @@ def win_and_lose(world: World, st: State, faction: str) -> z3.BoolRef:
     return z3.And(sem.cond(f.win, {}, st), sem.cond(f.lose, {}, st), member, z3.Not(game_over(world, st)))
 
 
+def back_from_lost(world: World, before: State, after: State, faction: str) -> z3.BoolRef:
+    """A move ends the faction's lose condition: it held before (nobody had won) and not after."""
+    f, sem = world.rs.factions[faction], world.sem
+    return z3.And(sem.cond(f.lose, {}, before), z3.Not(sem.cond(f.lose, {}, after)), z3.Not(game_over(world, before)))
+
+
 def both_win(world: World, st: State, a: str, b: str) -> z3.BoolRef:
     return z3.And(faction_goal(world, st, a), faction_goal(world, st, b))
 
@@ -388,14 +395,28 @@ def _among(sel, idxs: list[int]) -> z3.BoolRef:
                  [z3.BoolVal(False, sel.ctx)])
 
 
-def _daily(mv: Move) -> int | None:
-    """The count of a use limit per day or per phase on the move's skill (a vote-out: one a day)."""
+def _daily(mv: Move, extra: frozenset = frozenset()) -> int | None:
+    """The count of a use limit per day or per phase on the move's skill (a vote-out: one a
+    day). A skill with a timing and no stated limit is used once per phase (a player hands
+    in one action per skill when the phase begins), counted per day like per-phase limits
+    (fewer witnesses, never an illegal one); extra: the skills some effect grants extra uses
+    of (their count is not modelled: no default limit)."""
     if mv.label in ("vote", "vote-rest"):
         return 1
     if mv.skill is not None and _phase_trigger(mv.skill):
         return 1   # a phase starts and ends once a day: its trigger fires once for each holder
     u = (mv.skill.uses or {}) if mv.skill is not None else {}
-    return u["count"] if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int) else None
+    if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int):
+        return u["count"]
+    if mv.skill is not None and not u and mv.skill.timing and not mv.skill.trigger and \
+            mv.skill.name not in extra and "$all" not in extra:
+        return 1
+    return None
+
+
+def extra_uses(rs) -> frozenset:
+    """The names of the skills some effect grants extra uses of (extra_use)."""
+    return frozenset((e.args or {}).get("skill") for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict))
 
 
 def use_limits(trans: Transitions, sels: list) -> list:
@@ -405,8 +426,9 @@ def use_limits(trans: Transitions, sels: list) -> list:
     checked by each move's guard."""
     groups: dict[tuple, list[int]] = {}
     day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    extra = extra_uses(trans.world.rs)
     for idx, mv in enumerate(trans.moves):
-        count = _daily(mv)
+        count = _daily(mv, extra)
         if count is not None and mv.skill is None:
             groups.setdefault(("vote", None, count), []).append(idx)
         elif count is not None:
@@ -534,8 +556,9 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
         for j in range(t):
             r = _rank_of(trans, sels[j])
             parts.append(z3.Implies(today[j], z3.Or(r == -1, r <= min(ranks))))
+    extra = extra_uses(rs)
     for mv in window:
-        count = _daily(mv)
+        count = _daily(mv, extra)
         if count is None:
             continue
         shared = bool((mv.skill.uses or {}).get("shared"))

@@ -13,6 +13,7 @@ from ..narrate import (describe_player, pick_text, player, reason_zh, table_json
                        witness_json)
 from .base import Analysis, Context
 from .cases import CaseCoverage
+from .win_lose import LostFactionBack
 from .pending import trace_skills
 
 
@@ -126,6 +127,7 @@ class MissingRule(Analysis):
     may_be_unknown = True   # a setup pick the solver decides can run out of budget
 
     def run(self, cx: Context) -> Iterator[Finding]:
+        yield from LostFactionBack().run(cx)
         rs = cx.rs
         v = rs.voting
         if v is not None and not v.get("tie") and not v.get("external"):

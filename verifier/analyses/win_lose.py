@@ -1,9 +1,10 @@
-"""A faction whose win and lose conditions hold at once: part of the contradiction kind."""
+"""Win and lose as game state: a faction whose win and lose conditions hold at once (part of
+the contradiction kind), and a faction that has lost and is brought back (missing-rule)."""
 from __future__ import annotations
 
 from typing import Iterator
 
-from models.encoding.reach import bounded_trace, possible_somewhere, win_and_lose
+from models.encoding.reach import back_from_lost, bounded_trace, possible_somewhere, win_and_lose
 
 from ..findings import Finding
 from ..narrate import describe_player, game_json, table_json, table_text
@@ -69,4 +70,55 @@ class WinAndLose:
             question=f"{name}同时满足胜利条件与失败条件时，获胜还是判负？",
             rulings=({"ruling": "判负优先", "outcome": f"{name}判负，游戏继续"},
                      {"ruling": "胜利优先", "outcome": f"{name}获胜"}),
+        )], {"kind": "trace", "skills": trace.used}
+
+
+class LostFactionBack:
+    """A faction reaches its lose condition (判负) and a later move of a legal game ends it: a
+    player converts into the faction, or one of its players comes back. The text says it has
+    lost, and then it has players again: does it still take part, can it still win? Fix: say
+    whether a faction that has lost can come back (单独判负后不再复活/加入…).
+    Verdict witnessed: a game from a legal deal at the table the setup states, the last move
+    ending the lose condition. Limits: bounded traces."""
+    kind = "missing-rule"   # part of that analysis (missing.py): one analysis per kind
+    severity = "warning"
+
+    def run(self, cx: Context) -> Iterator[Finding]:
+        rs = cx.rs
+        losers = [n for n, f in sorted(rs.factions.items()) if f.lose and not f.external]
+        for j, name in enumerate(losers):
+            if cx.shard and j % cx.shard[1] != cx.shard[0]:
+                continue
+            yield from cx.cached_global("lostback", [name], lambda name=name: self._decide(cx, name),
+                                        goal_reads=reads_of(rs.factions[name].lose))
+
+    def _decide(self, cx: Context, name: str) -> tuple[list[Finding], dict | None]:
+        rs, world = cx.rs, cx.world
+        f = rs.factions[name]
+        goal = lambda before, after: back_from_lost(world, before, after, name)  # noqa: E731
+        trace = bounded_trace(world, cx.solver, goal, int(rs.bounds["depth"]), "lostback", trace_skills(rs, world),
+                              quiet=int(rs.bounds["quiet"]), pair=True)
+        if trace.answer.status == "unknown":
+            return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                            message=f"{name}判负后能否重新有角色，在求解预算内未能判定。",
+                            locations=cx.locs(f.where), key=("lostback", name),
+                            group=("lostback-budget", "以下 {n} 个阵营判负后能否重新有角色，在求解预算内未能判定", name))], None
+        if not trace.answer.sat or not trace.moves:
+            return [], None
+        last = trace.states[-1]
+        size, rest = table_text(world.k, trace.table, last)
+        return [Finding(
+            kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(name,),
+            message=f"{name}达到失败条件后，其失败条件可以重新不成立（{trace.steps[-1]}），规则没有说明已判负的阵营能否重新参与胜负。",
+            message_en=f"{name} reaches its lose condition and a later move ends it; the text does not say whether it is back.",
+            locations=cx.locs(f.where), key=("lostback", name),
+            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(world.k)] + ([rest] if rest else []),
+                      "steps": [size + "，开局后"] * bool(size) + trace.steps,
+                      "outcomes": [f"最后一步之前{name}已满足失败条件，之后不再满足"] +
+                                  [describe_player(rs, last, i) for i in range(world.k)]},
+            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
+                     "claim": {"back_from_lost": name}},
+            question=f"{name}判负之后又有了角色（或角色复活），该阵营还能获胜吗？",
+            rulings=({"ruling": "判负不可撤销", "outcome": f"{name}不再参与胜负"},
+                     {"ruling": "重新参与", "outcome": f"{name}恢复为未判负，仍可获胜"}),
         )], {"kind": "trace", "skills": trace.used}
