@@ -315,3 +315,14 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
         if ok:
             return True, ""
     return False, "; ".join(dict.fromkeys(reasons)) or "no assignment"
+
+
+def replays_only_with_its_new_days(rs, w: dict, why_not: str) -> None:
+    """The witness replays, and the same game with its "day" moves dropped is refused for
+    the reason why_not (a test helper: the interpreter reads the day's rules itself)."""
+    import json
+    assert replay_game(rs, w)[0]
+    same_day = json.loads(json.dumps(w))
+    same_day["game"]["moves"] = [mv for mv in same_day["game"]["moves"] if mv["move"] != "day"]
+    ok, why = replay_game(rs, same_day)
+    assert not ok and why_not in why, why

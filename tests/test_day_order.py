@@ -4,14 +4,13 @@ the first vote-out comes after the first night), voting.first_out_day (第一天
 phase's start or end happening once a day (its trigger fires once for each holder)."""
 from __future__ import annotations
 
-import json
 
 from models.encoding import reach
 from models.encoding.solver import Solver
 from models.encoding.world import World
 from verifier.narrate import game_json, table_json
 
-from game_replay import replay_game
+from game_replay import replays_only_with_its_new_days
 from inline_rulesets import load_inline
 
 ROLES = ["甲", "乙", "丙", "丁"]
@@ -63,13 +62,8 @@ def test_with_it_the_vote_waits_for_the_next_day_and_the_replay_agrees():
 
 
 def _replays_only_with_its_new_day(rs, trace, why_not: str) -> None:
-    """The interpreter replays the trace, and rejects it (saying why_not) once its "day" moves are dropped."""
     w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
-    assert replay_game(rs, w)[0]
-    same_day = json.loads(json.dumps(w))
-    same_day["game"]["moves"] = [mv for mv in same_day["game"]["moves"] if mv["move"] != "day"]
-    ok, why = replay_game(rs, same_day)
-    assert not ok and why_not in why
+    replays_only_with_its_new_days(rs, w, why_not)
 
 
 def _first_out_ruleset(first_out_day: int | None):
@@ -104,12 +98,8 @@ def test_with_it_the_first_vote_out_is_on_day_two_and_the_replay_agrees():
     assert trace.answer.sat and trace.steps[0] == "第 2 天开始" and trace.steps[1].endswith("被投票出局")
     w = {"kind": "trace", "steps": trace.steps, "claim": {"win": ["甲阵营"]}, **table_json(trace.table),
          **game_json(trace)}
-    assert replay_game(rs, w)[0]
     # the interpreter reads the rule from the YAML: the same vote on day 1 is no game
-    early = json.loads(json.dumps(w))
-    early["game"]["moves"] = [mv for mv in early["game"]["moves"] if mv["move"] != "day"]
-    ok, why = replay_game(rs, early)
-    assert not ok and "before day 2" in why
+    replays_only_with_its_new_days(rs, w, "before day 2")
 
 
 def _tally_ruleset():

@@ -4,11 +4,15 @@ is witnessed on a later night, and the interpreter's replay of the game refuses 
 story without the new day."""
 from __future__ import annotations
 
-import json
+import z3
 
+from models.encoding import reach
+from models.encoding.solver import Solver
+from models.encoding.world import World
 from verifier.engine import check
+from verifier.narrate import game_json, table_json
 
-from game_replay import replay_game
+from game_replay import replays_only_with_its_new_days
 from inline_rulesets import load_inline
 
 ROLES = ["甲", "乙", "丙", "丁"]
@@ -48,63 +52,33 @@ def test_a_follower_recruited_tonight_shields_from_the_next_night():
     w = found[0]["witness"]
     moves = [mv["move"] for mv in w["game"]["moves"]]
     assert moves == ["skill", "day"] and "第 2 天" in " ".join(found[0]["scenario"]["steps"])
-    rs = _ruleset(2)
-    assert replay_game(rs, w)[0]
     # the interpreter reads the rule from the text, not the engine: the same night is no game
-    same_night = json.loads(json.dumps(w))
-    same_night["game"]["moves"] = [mv for mv in same_night["game"]["moves"] if mv["move"] != "day"]
-    ok, why = replay_game(rs, same_night)
-    assert not ok and "gained during the phase" in why
+    replays_only_with_its_new_days(_ruleset(2), w, "gained during the phase")
+
+
+def _trace_to(rs, goal, depth: int):
+    world = World(rs, 4)
+    return reach.bounded_trace(world, Solver(world.ctx, int(rs.bounds["rlimit"])), goal, depth, "goal", list(rs.skills))
+
+
+def _as_witness(trace) -> dict:
+    return {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
 
 
 def test_in_a_traced_game_too():
-    import z3
-
-    from models.encoding import reach
-    from models.encoding.solver import Solver
-    from models.encoding.world import World
-    from verifier.narrate import game_json, table_json
-
     rs = _ruleset(3)
-    world = World(rs, 4)
-    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
-
-    def shielded(depth):
-        return reach.bounded_trace(world, solver, lambda st: z3.Or([st[("status", i, "护")] for i in range(4)]),
-                                   depth, "shield", list(rs.skills))
-    assert shielded(2).answer.unsat            # recruit, then shield the same night: no game
-    trace = shielded(3)
+    shielded = lambda st: z3.Or([st[("status", i, "护")] for i in range(4)])  # noqa: E731
+    assert _trace_to(rs, shielded, 2).answer.unsat      # recruit, then shield the same night: no game
+    trace = _trace_to(rs, shielded, 3)
     assert trace.answer.sat and trace.steps[1] == "第 2 天开始"
-    w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
-    assert replay_game(rs, w)[0]
-    same_night = json.loads(json.dumps(w))
-    same_night["game"]["moves"] = [mv for mv in same_night["game"]["moves"] if mv["move"] != "day"]
-    ok, why = replay_game(rs, same_night)
-    assert not ok and "gained during the phase" in why
+    replays_only_with_its_new_days(rs, _as_witness(trace), "gained during the phase")
 
 
 def test_a_skill_without_a_stated_limit_is_used_once_a_phase():
     """LANGUAGE.md: uses omitted = once per phase of its timing; the replay agrees."""
-    import z3
-
-    from models.encoding import reach
-    from models.encoding.solver import Solver
-    from models.encoding.world import World
-    from verifier.narrate import game_json, table_json
-
     rs = _ruleset(3)
-    world = World(rs, 4)
-    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
-
-    def two_followers(depth):
-        goal = lambda st: z3.Sum([z3.If(st[("label", i, "信徒")], 1, 0) for i in range(4)]) >= 2  # noqa: E731
-        return reach.bounded_trace(world, solver, goal, depth, "two", list(rs.skills))
-    assert two_followers(2).answer.unsat       # two recruits the same night: no game
-    trace = two_followers(3)
+    two = lambda st: z3.Sum([z3.If(st[("label", i, "信徒")], 1, 0) for i in range(4)]) >= 2  # noqa: E731
+    assert _trace_to(rs, two, 2).answer.unsat            # two recruits the same night: no game
+    trace = _trace_to(rs, two, 3)
     assert trace.answer.sat and "第 2 天开始" in trace.steps
-    w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
-    assert replay_game(rs, w)[0]
-    same_night = json.loads(json.dumps(w))
-    same_night["game"]["moves"] = [mv for mv in same_night["game"]["moves"] if mv["move"] != "day"]
-    ok, why = replay_game(rs, same_night)
-    assert not ok and "more often in a day" in why
+    replays_only_with_its_new_days(rs, _as_witness(trace), "more often in a day")

@@ -38,7 +38,6 @@ class WinAndLose:
 
     def _decide(self, cx: Context, name: str) -> tuple[list[Finding], dict | None]:
         rs, world = cx.rs, cx.world
-        f = rs.factions[name]
         goal = lambda st: win_and_lose(world, st, name)  # noqa: E731
         if possible_somewhere(world, cx.solver, goal, "winlose-abstract").unsat:
             return [], {"kind": "none"}
@@ -46,30 +45,17 @@ class WinAndLose:
         trace = bounded_trace(world, cx.solver, goal, int(rs.bounds["depth"]), "winlose", skills,
                               quiet=int(rs.bounds["quiet"]))
         if trace.answer.status == "unknown":
-            return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                            message=f"{name}的胜利条件与失败条件能否同时成立，在求解预算内未能判定。",
-                            locations=cx.locs(f.where), key=("winlose", name),
-                            group=("winlose-budget", "以下 {n} 个阵营的胜利条件与失败条件能否同时成立，在求解预算内未能判定",
-                                   name))], None
+            return [_undecided(cx, name, "winlose", "的胜利条件与失败条件能否同时成立")], None
         if not trace.answer.sat:
             return [], None
-        last = trace.states[-1]
-        size, rest = table_text(world.k, trace.table, last)
-        return [Finding(
-            kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(name,),
-            message=f"{name}的胜利条件与失败条件可以同时成立{'（' + size + '）' if size else ''}，"
-                    "规则没有说明此时该阵营获胜还是判负。",
-            message_en=f"{name}'s win and lose conditions can hold at once; the text does not say which counts.",
-            locations=cx.locs(f.where), key=("winlose", name),
-            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(world.k)] + ([rest] if rest else []),
-                      "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即满足"]),
-                      "outcomes": [f"此时{name}同时满足胜利条件与失败条件"] +
-                                  [describe_player(rs, last, i) for i in range(world.k)]},
-            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
-                     "claim": {"win_and_lose": name}},
-            question=f"{name}同时满足胜利条件与失败条件时，获胜还是判负？",
-            rulings=({"ruling": "判负优先", "outcome": f"{name}判负，游戏继续"},
-                     {"ruling": "胜利优先", "outcome": f"{name}获胜"}),
+        size = table_text(world.k, trace.table, trace.states[-1])[0]
+        return [_witnessed(
+            cx, self, name, trace,
+            f"{name}的胜利条件与失败条件可以同时成立{'（' + size + '）' if size else ''}，规则没有说明此时该阵营获胜还是判负。",
+            f"{name}'s win and lose conditions can hold at once; the text does not say which counts.",
+            ("winlose", name), f"此时{name}同时满足胜利条件与失败条件", {"win_and_lose": name},
+            f"{name}同时满足胜利条件与失败条件时，获胜还是判负？",
+            ({"ruling": "判负优先", "outcome": f"{name}判负，游戏继续"}, {"ruling": "胜利优先", "outcome": f"{name}获胜"}),
         )], {"kind": "trace", "skills": trace.used}
 
 
@@ -94,31 +80,43 @@ class LostFactionBack:
 
     def _decide(self, cx: Context, name: str) -> tuple[list[Finding], dict | None]:
         rs, world = cx.rs, cx.world
-        f = rs.factions[name]
         goal = lambda before, after: back_from_lost(world, before, after, name)  # noqa: E731
         trace = bounded_trace(world, cx.solver, goal, int(rs.bounds["depth"]), "lostback", trace_skills(rs, world),
                               quiet=int(rs.bounds["quiet"]), pair=True)
         if trace.answer.status == "unknown":
-            return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                            message=f"{name}判负后能否重新有角色，在求解预算内未能判定。",
-                            locations=cx.locs(f.where), key=("lostback", name),
-                            group=("lostback-budget", "以下 {n} 个阵营判负后能否重新有角色，在求解预算内未能判定", name))], None
+            return [_undecided(cx, name, "lostback", "判负后能否重新有角色")], None
         if not trace.answer.sat or not trace.moves:
             return [], None
-        last = trace.states[-1]
-        size, rest = table_text(world.k, trace.table, last)
-        return [Finding(
-            kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(name,),
-            message=f"{name}达到失败条件后，其失败条件可以重新不成立（{trace.steps[-1]}），规则没有说明已判负的阵营能否重新参与胜负。",
-            message_en=f"{name} reaches its lose condition and a later move ends it; the text does not say whether it is back.",
-            locations=cx.locs(f.where), key=("lostback", name),
-            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(world.k)] + ([rest] if rest else []),
-                      "steps": [size + "，开局后"] * bool(size) + trace.steps,
-                      "outcomes": [f"最后一步之前{name}已满足失败条件，之后不再满足"] +
-                                  [describe_player(rs, last, i) for i in range(world.k)]},
-            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
-                     "claim": {"back_from_lost": name}},
-            question=f"{name}判负之后又有了角色（或角色复活），该阵营还能获胜吗？",
-            rulings=({"ruling": "判负不可撤销", "outcome": f"{name}不再参与胜负"},
-                     {"ruling": "重新参与", "outcome": f"{name}恢复为未判负，仍可获胜"}),
+        return [_witnessed(
+            cx, self, name, trace,
+            f"{name}达到失败条件后，其失败条件可以重新不成立（{trace.steps[-1]}），规则没有说明已判负的阵营能否重新参与胜负。",
+            f"{name} reaches its lose condition and a later move ends it; the text does not say whether it is back.",
+            ("lostback", name), f"最后一步之前{name}已满足失败条件，之后不再满足", {"back_from_lost": name},
+            f"{name}判负之后又有了角色（或角色复活），该阵营还能获胜吗？",
+            ({"ruling": "判负不可撤销", "outcome": f"{name}不再参与胜负"},
+             {"ruling": "重新参与", "outcome": f"{name}恢复为未判负，仍可获胜"}),
         )], {"kind": "trace", "skills": trace.used}
+
+
+def _witnessed(cx: Context, check, name: str, trace, message: str, message_en: str, key: tuple, outcome: str,
+               claim: dict, question: str, rulings: tuple) -> Finding:
+    """A finding about a faction witnessed by a game: the cast as dealt, the game, the cast at the end."""
+    rs, k = cx.rs, cx.world.k
+    last = trace.states[-1]
+    size, rest = table_text(k, trace.table, last)
+    return Finding(
+        kind=check.kind, severity=check.severity, verdict="witnessed", subjects=(name,),
+        message=message, message_en=message_en, locations=cx.locs(rs.factions[name].where), key=key,
+        scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(k)] + ([rest] if rest else []),
+                  "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即满足"]),
+                  "outcomes": [outcome] + [describe_player(rs, last, i) for i in range(k)]},
+        witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace), "claim": claim},
+        question=question, rulings=rulings)
+
+
+def _undecided(cx: Context, name: str, key: str, question: str) -> Finding:
+    """The question about the faction ran out of budget: unknown, never clean."""
+    return Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                   message=f"{name}{question}，在求解预算内未能判定。",
+                   locations=cx.locs(cx.rs.factions[name].where), key=(key, name),
+                   group=(f"{key}-budget", f"以下 {{n}} 个阵营{question}，在求解预算内未能判定", name))
