@@ -11,8 +11,8 @@ count between two new days (all holders together when shared), a skill with a ti
 limit once in each of its phases a day, one vote-out a day, skill uses
 (and vote-outs, when the text gives the vote its phase; and triggers on a phase's start or end,
 which fire once a day for each holder) of a day follow the order of their phases,
-no vote-out comes before the first day whose vote puts anyone out (voting.first_out_day), and a trigger answering a going out comes right
-after it. Free values the engine leaves open (opaque conditions, chances) are tried every way.
+no vote-out comes before the first day whose vote puts anyone out (voting.first_out_day), a trigger answering a going out comes right
+after it, and a trigger on a faction's elimination right after the move that left it with nobody alive. Free values the engine leaves open (opaque conditions, chances) are tried every way.
 A skill used in a phase was held before that day's earlier moves of the phase (a judge collects
 a phase's actions when it begins). A witness whose game leads to a window (order-dependence, an empty pick) also names the window's
 uses: they must be able to follow the moves (_window_follows), and the moves must lead to the
@@ -118,6 +118,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
     temporary = temporary_statuses(rs)
     used: dict[tuple, int] = {}
     votes, rank, prev = 0, -1, None
+    before_prev, fired = None, set()   # the state before the previous move; elimination triggers fired
     day, targeted = 0, {}   # no_repeat_target: (skill, user, target) -> the day it was last taken
     began: dict[int, object] = {}   # phase rank -> the state before that phase's first move today
     today = int(game.get("first_day", len(quiet_days) + 1))
@@ -162,12 +163,26 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 victim = mv["others"].get("victim", mv["self"])
                 if prev is None or (not prev_alive.get(victim, False) and not prev_trigger):
                     raise Illegal(f"{skill.name} does not follow the going out it answers")
+            trig = skill.trigger or {}
+            if trig.get("event") == "faction_eliminated":
+                # right after the move that left the faction with nobody alive (or a chain of these)
+                f = it.canon(trig["faction"])
+                gone = lambda s, f=f: it.cond({"none": {"alive": True, "faction": f}}, {}, s)  # noqa: E731
+                before = (by_uid[prev["skill"]].trigger or {}) if prev is not None and prev.get("move") == "skill" else {}
+                chained = before.get("event") == "faction_eliminated" and it.canon(before.get("faction", "")) == f
+                if before_prev is None or not gone(st) or (gone(before_prev) and not chained):
+                    raise Illegal(f"{skill.name} does not follow the elimination it answers")
+                if (skill.uid, mv["self"]) in fired:
+                    raise Illegal(f"{skill.name} fires twice")
+                fired.add((skill.uid, mv["self"]))
             prev_trigger = (skill.trigger or {}).get("event") in ON_GOING_OUT
             prev_alive = {i: st[("alive", i)] for i in range(k)}
+            before_prev = st
             st = it.run(st, skill, b)
         else:
             prev_trigger = False
             prev_alive = {i: st[("alive", i)] for i in range(k)}
+            before_prev = st
             if mv["move"] in ("vote", "vote-rest"):
                 votes += 1
                 if votes > 1:

@@ -375,6 +375,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             cs += extra
             sels.append(sel)
             states.append(st)
+        cs += faction_out_timing(trans, sels, states)   # counts the table: inside at_table
     cs += use_limits(trans, sels) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
         no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
         collected_at_phase_start(trans, sels, states)
@@ -671,6 +672,35 @@ def going_out_timing(trans: Transitions, sels: list, states: list) -> list:
                 out.append(z3.Not(this))
                 continue
             just = z3.Or(states[t - 1][("alive", victim)], z3.Or([sels[t - 1] == i for i in chain]))
+            out.append(z3.Implies(this, just))
+        if len(sels) > 1:
+            out.append(z3.Sum([z3.If(_among(sel, idxs), 1, 0) for sel in sels]) <= 1)
+    return out
+
+
+def faction_out_timing(trans: Transitions, sels: list, states: list) -> list:
+    """A trigger on a faction's elimination (全部出局) fires right after the move that left
+    the faction with no living player (counted at the table), or after another such trigger
+    on the same faction (a chain), and once for each holder in a trace."""
+    world = trans.world
+    groups: dict[tuple, list[int]] = {}
+    for idx, mv in enumerate(trans.moves):
+        trig = (mv.skill.trigger or {}) if mv.skill is not None else {}
+        if trig.get("event") == "faction_eliminated" and trig.get("faction"):
+            groups.setdefault((world.sem.canon(trig["faction"]), mv.skill.uid, mv.binding.self_slot), []).append(idx)
+    if not groups:
+        return []
+    gone = {f: [world.sem.cond({"none": {"alive": True, "faction": f}}, {}, st) for st in states]
+            for f in {f for f, _, _ in groups}}
+    out = []
+    for (f, _, _), idxs in sorted(groups.items(), key=repr):
+        chain = [i for (g, _, _), ids in groups.items() if g == f for i in ids]
+        for t, sel in enumerate(sels):
+            this = _among(sel, idxs)
+            if t == 0:
+                out.append(z3.Not(this))
+                continue
+            just = z3.And(gone[f][t], z3.Or(z3.Not(gone[f][t - 1]), _among(sels[t - 1], chain)))
             out.append(z3.Implies(this, just))
         if len(sels) > 1:
             out.append(z3.Sum([z3.If(_among(sel, idxs), 1, 0) for sel in sels]) <= 1)

@@ -34,11 +34,13 @@ def is_active(skill: Skill) -> bool:
 
 
 def trace_skills(rs: Ruleset, world: World) -> list[Skill]:
-    """The moves of a game trace: skills a player uses, phase triggers and triggers that
-    answer a going out (a shot on going out: reach.going_out_timing); a skill that writes
-    nothing modelled (feedback, disguise, extra uses) would only stutter a trace."""
+    """The moves of a game trace: skills a player uses, phase triggers, triggers that
+    answer a going out (a shot on going out: reach.going_out_timing) and triggers on a
+    faction's elimination (reach.faction_out_timing); a skill that writes nothing modelled
+    (feedback, disguise, extra uses) would only stutter a trace."""
+    events = ("phase_start", "phase_end", "faction_eliminated")
     return [s for s in rs.skills
-            if (is_active(s) or (s.trigger or {}).get("event") in ("phase_start", "phase_end") or answers_going_out(s))
+            if (is_active(s) or (s.trigger or {}).get("event") in events or answers_going_out(s))
             and not s.is_opaque and world.writes(s)]
 
 
