@@ -14,7 +14,7 @@ import z3
 from ..domain import Skill
 from .decode import concrete
 from .reach import bindings_for, faction_goal, game_over, history_of, quiet_days_text, unrolled
-from .scenarios import _shared
+from .scenarios import _shared, matters
 from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import State
@@ -45,11 +45,17 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, 
             en = world.enabled(st, skill, b)
             post = world.run(st, skill, b)
         return {k: z3.If(en, post[k], st[k]) for k in st.terms}
-    si, sj = under(i), under(j)
-    keys = [k for k in sorted(si, key=repr) if k[0] not in ("spent", "cause", "redir") and (outcome is None or outcome(k))
+    si, sj = State(under(i)), State(under(j))
+    keys = [k for k in sorted(si.terms, key=repr) if k[0] not in ("spent", "cause", "redir") and (outcome is None or outcome(k))
             and not si[k].eq(sj[k])]
-    differs = z3.Or([si[k] != sj[k] for k in keys] + [z3.BoolVal(False, world.ctx)])
-    return differs, State(si), State(sj), keys
+    # what a player out under both readings holds is no outcome (as for orders: scenarios.matters)
+    differs = z3.Or([matters(world, st, si, sj, k) for k in keys] + [z3.BoolVal(False, world.ctx)])
+    return differs, si, sj, keys
+
+
+def _differing(m, world: World, st: State, si: State, sj: State, keys: list) -> list:
+    """The keys whose difference is an outcome in the model."""
+    return [k for k in keys if z3.is_true(m.eval(matters(world, st, si, sj, k), model_completion=True))]
 
 
 def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int,
@@ -74,7 +80,7 @@ def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill,
     for b, d, si, sj, keys in found:
         if z3.is_true(m.eval(d, model_completion=True)):
             ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
-            return ReadingResult(ans, b, concrete(m, s0, world.sorts), (ci, cj), [k for k in keys if ci[k] != cj[k]])
+            return ReadingResult(ans, b, concrete(m, s0, world.sorts), (ci, cj), _differing(m, world, s0, si, sj, keys))
     return ReadingResult(ans)
 
 
@@ -109,7 +115,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
             ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
             history = quiet_days_text(m, u, t) + [text for text, _ in history_of(m, u, t)]
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
-                                 [k for k in keys if ci[k] != cj[k]], history,
+                                 _differing(m, world, u.states[t], si, sj, keys), history,
                                  composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts))
     return ReadingResult(ans)
 

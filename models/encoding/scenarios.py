@@ -132,7 +132,7 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
     keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and k[0] not in ("redir", "cause")
             and (outcome is None or outcome(k))]
     if keys:
-        cs.append(z3.Or([_matters(world, pre, ab, ba, k) for k in keys]))
+        cs.append(z3.Or([matters(world, pre, ab, ba, k) for k in keys]))
     return cs, pre, ab, ba, keys
 
 
@@ -235,7 +235,8 @@ def held_before(world: World, pre: State, k) -> z3.BoolRef:
                  [z3.BoolVal(False, world.ctx)])
 
 
-def _matters(world: World, pre: State, ab: State, ba: State, k) -> z3.BoolRef:
+def matters(world: World, pre: State, ab: State, ba: State, k) -> z3.BoolRef:
+    """The two outcomes ab, ba (from pre) differ on k in a way a judge rules on."""
     if k[0] in OUT_IRRELEVANT:
         differs = z3.And(ab[k] != ba[k], z3.Or(ab[("alive", k[1])], ba[("alive", k[1])]))
         return z3.And(differs, held_before(world, pre, k)) if k[0] == "lost" else differs
