@@ -125,6 +125,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
     if quiet_days and today <= quiet_days[-1]:
         raise Illegal("the moves begin before the last quiet day")
     for mv in game["moves"]:
+        st = st.set({("game_day",): today})   # what a condition on the day's number (第一天…) reads
         skill = by_uid.get(mv.get("skill")) if mv["move"] == "skill" else None
         late = skill is not None and (skill.trigger or {}).get("event") in ("went_out", "about_to_go_out", "killed")
         if it.game_over(st) and not (after_triggers and late):
@@ -222,6 +223,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 st = st.set({("status", i, s): False for i in range(k) for s in temporary} |
                             ({("redir", i): i for i in range(k)} if it.redirects else {}))
         prev = mv
+    st = st.set({("game_day",): today})   # a window after the moves is on their last day
     return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began}
 
 

@@ -123,3 +123,22 @@ def test_a_phase_ends_once_a_day():
     trace = reach.bounded_trace(world, solver, goal, 3, "tally", list(rs.skills))
     assert trace.answer.sat and trace.steps[1] == "第 2 天开始"
     _replays_only_with_its_new_day(rs, trace, "twice in one day")
+
+
+def test_a_condition_on_the_day_reads_the_day_of_the_move():
+    """{day: 2}: each step of a trace is on its own day (第 2 天 after one new day), and the
+    interpreter's replay puts the same day in the condition."""
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
+    roles[0]["skills"] = [{"name": "标记", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {"alive": True}},
+                           "condition": {"day": 2},
+                           "effects": [{"grant_status": {"who": "target", "status": "印记", "duration": "permanent"}}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 3}, {"name": "白天", "src": 3}],
+           "statuses": [{"name": "印记", "src": 3, "permanent": True}],
+           "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles}
+    rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n第二天夜晚，甲可以给一名角色印记。\n")
+    assert _marked(rs, 1).answer.unsat        # one move: still day 1
+    trace = _marked(rs, 2)
+    assert trace.answer.sat and trace.steps[0] == "第 2 天开始"
+    _replays_only_with_its_new_day(rs, trace, "cannot be used here")

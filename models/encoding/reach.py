@@ -118,6 +118,7 @@ class Transitions:
     skills: list[Skill]
     moves: list[Move] = field(default_factory=list)
     _template: tuple | None = None
+    reads_day: bool = False   # a condition on the day number (第一天…) is part of a move
     rest: bool = True      # the players outside the slots can be voted out (a game at a table)
     quiet: tuple[str, ...] | None = None   # a quiet day (quiet.py): only these identities outside
                                            # the slots can be voted out, or nothing happens
@@ -216,11 +217,12 @@ class Transitions:
         after_win = z3.Or([sel == -1] + late) if (w.rs.win_check or {}).get("when") == "after_triggers" else sel == -1
         return State(merged), z3.If(game_over(w, st), after_win, possible)
 
-    def step(self, st: State, sel: z3.ArithRef) -> tuple[State, list]:
+    def step(self, st: State, sel: z3.ArithRef, day: z3.ArithRef | None = None) -> tuple[State, list]:
         """relation() for this state: built once over a state of fresh variables, then
         instantiated per step by substitution (z3 does that much faster than rebuilding
         every effect in Python). Unknown values an effect writes (havoc) are renamed per
-        step, so every step still writes values of its own."""
+        step, so every step still writes values of its own. day: the number of the day the
+        step is on, for conditions on the day (第一天…)."""
         if self._template is None:
             made = len(self.world.factory.made)
             pre, sel0 = self.world.state("move"), z3.Int("move_template", self.world.ctx)
@@ -228,12 +230,20 @@ class Transitions:
             keys = sorted(pre.terms, key=repr)
             self._template = (pre, sel0, keys, pack([post[k] for k in keys] + [possible], self.world.sorts),
                               self.world.factory.made[made:])
+            self.reads_day = self.world.sem.reads_day
         pre, sel0, keys, packed, havoc = self._template
         pairs = [(pre[k], st[k]) for k in keys if not pre[k].eq(st[k])] + [(sel0, sel)] + \
-                [(h, z3.FreshConst(h.sort(), prefix="havoc")) for h in havoc]
+                [(h, z3.FreshConst(h.sort(), prefix="havoc")) for h in havoc] + \
+                ([(game_day(self.world), day)] if day is not None and self.reads_day else [])
         got = z3.substitute(packed, *pairs)
         terms = [got.arg(i) for i in range(len(keys) + 1)]
         return State(dict(zip(keys, terms[:-1]))), [terms[-1]]
+
+
+def game_day(world: World) -> z3.ArithRef:
+    """The day number a condition on the day reads (semantics: {day: …}); each step of a trace
+    puts its own day in its place."""
+    return z3.Int("game_day", world.ctx)
 
 
 def faction_goal(world: World, st: State, faction: str, win: dict | None = None) -> z3.BoolRef:
@@ -333,6 +343,7 @@ class Unrolled:
     table: Table | None = None   # the rest of the table (None: the slots are the whole table)
     quiet: Transitions | None = None   # the quiet days before states[0] (quiet.py)
     quiet_sels: list = field(default_factory=list)
+    days: list = field(default_factory=list)   # the day each state is on (a term)
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
@@ -369,17 +380,20 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             cs += extra
             quiet_sels.append(sel)
         states, sels = [st], []
+        new_day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+        days = [z3.IntVal(1 + quiet, world.ctx)]   # the day each state is on (quiet days count)
         for t in range(depth):
             sel = z3.Int(f"move_{t}", world.ctx)
-            st, extra = trans.step(st, sel)
+            st, extra = trans.step(st, sel, days[-1])
             cs += extra
             sels.append(sel)
             states.append(st)
+            days.append(days[-1] + z3.If(_among(sel, new_day), 1, 0))
         cs += faction_out_timing(trans, sels, states)   # counts the table: inside at_table
     cs += use_limits(trans, sels) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
         no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
         collected_at_phase_start(trans, sels, states)
-    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels)
+    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days)
     return cache[key]
 
 
@@ -742,7 +756,10 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         first = goal
         goal = _PairGoal(first, states)
     with at_table(world, u.table):
-        reached = z3.Or([goal(s) for s in states])
+        goals = [goal(s) for s in states]
+        if world.sem.reads_day:   # the goal is met on the day of its state
+            goals = [z3.And(g, game_day(world) == u.days[t]) for t, g in enumerate(goals)]
+        reached = z3.Or(goals)
     query, budget = u.constraints + [reached], solver.rlimit * TRACE_BUDGET
     ans = solver.check_retrying(query, purpose, budget) if retry else solver.check(query, purpose, rlimit=budget)
     if not ans.sat:
@@ -783,6 +800,9 @@ def game_days(m, u: Unrolled, upto: int | None = None) -> tuple[list[tuple[int, 
     the next day, or later when a vote-out among the first upto moves needs it."""
     first_out = first_out_day(u.trans.world.rs)
     idxs = [m.eval(sel, model_completion=True).as_long() for sel in u.quiet_sels]
+    if u.trans.reads_day:
+        # a condition read the day's number: the days are told as the engine counted them
+        return [(d, u.quiet.moves[i]) for d, i in enumerate(idxs, 1) if i >= 0], len(idxs) + 1
     outs, day = [], 0
     for i in idxs:
         if i >= 0:

@@ -182,7 +182,7 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
     payload) runs at the table (counts take in the rest); a payload that is an answer already
     (not a tuple) is returned as it is. The game as dealt is tried first (no unrolling: most
     situations arise on the first night), then up to depth moves."""
-    from .reach import game_over, history_of, unrolled, window_follows
+    from .reach import game_day, game_over, history_of, unrolled, window_follows
     from .table import at_table, composition
     s0 = world.state("g")
     ans, u, at, payload = Answer("unsat"), None, [], None
@@ -196,7 +196,9 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
         # the window's own uses follow the history: in phase order, within their daily limits
         # and no-repeat rules counted with that day's (and the last night's) moves
         uses = [(w.skill, w.binding) for w in window]
-        at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)] +
+        # a condition on the day's number reads the day of the state the situation arises in
+        on_day = [[game_day(world) == u.days[t]] if world.sem.reads_day else [] for t in range(len(u.states))]
+        at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)] + on_day[t] +
                      ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []))
               for t, st in enumerate(u.states)]
         query = u.constraints + cs + [z3.Or(at)]

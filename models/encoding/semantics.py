@@ -38,6 +38,7 @@ class Semantics:
     # rest_matching per (filter, binding, state, table): a win condition asks the same counts of
     # one state for every faction and every move (most of a game question's build time on zemu)
     memo: dict = field(default_factory=dict, repr=False, compare=False)
+    reads_day: bool = False   # a condition on the day number has been built (reach.game_day)
 
     @property
     def ctx(self) -> z3.Context:
@@ -330,6 +331,8 @@ class Semantics:
             return z3.Bool(f"chance|{c['chance']}", self.ctx)
         if "day" in c:
             day = b.get("$day")
+            if day is None:
+                self.reads_day = True   # traces put each step's day here (reach.game_day)
             term = z3.IntVal(day, self.ctx) if day is not None else z3.Int("game_day", self.ctx)
             spec = c["day"] if isinstance(c["day"], dict) else {"op": "==", "value": c["day"]}
             return COMPARE[spec.get("op", "==")](term, self.num(spec.get("value", 1), b, st))
