@@ -267,6 +267,9 @@ class Interp:
             out += [("win", f), ("lose", f)]
         return out
 
+    def _options(self, ambiguity: str) -> list[str]:
+        return [o["name"] for a in self.rs.ambiguities if a["name"] == ambiguity for o in a["options"]]
+
     def domain(self, key) -> tuple:
         head = key[0]
         if head in ("role", "dealt"):
@@ -296,6 +299,8 @@ class Interp:
             return tuple(range(0, 21))
         if head == "game_day":
             return (1, 2, 3)
+        if head == "reading":   # LANGUAGE.md ambiguities: a game is read one way throughout
+            return tuple(range(len(self._options(key[1]))))
         if head == "any_of":
             return (False, True)
         if head in ("alive", "dying", "status", "label", "lost", "gained", "win", "lose", "opaque", "phase_is",
@@ -876,6 +881,13 @@ class Interp:
             return True
         if "false" in c:
             return False
+        if "reading" in c:
+            # the ambiguity's option: a ruling picks it, else the game is read one way (a free value)
+            name, option = c["reading"]
+            ruled = next((r.get("option") for r in self.rs.rulings if r.get("ambiguity") == name), None)
+            if ruled is not None:
+                return ruled == option
+            return self._options(name)[st[("reading", name)]] == option
         if "lost" in c:
             # LANGUAGE.md: that faction has reached its lose condition, or an effect declared its loss
             f = self.rs.factions.get(c["lost"])
