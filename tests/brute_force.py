@@ -1441,8 +1441,16 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
     # nor losing a skill one never held (mirror of scenarios.held_before)
     diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] not in ("redir", "cause") and
             (key[0] not in OUT_IRRELEVANT or ab[("alive", key[1])] or ba[("alive", key[1])]) and
-            (key[0] != "lost" or held_before(it, pre, key))]
+            (key[0] != "lost" or held_before(it, pre, key)) and
+            (key[0] != "gained" or holds_differ(it, ab, ba, key))]
     return ab, ba, diff
+
+
+def holds_differ(it: Interp, ab, ba, key) -> bool:
+    """A gained-skill key: the player holds the skill in one outcome and not the other (a
+    gained copy of a skill held anyway is no difference)."""
+    skill = next(s for s in it.rs.skills if s.uid == key[2])
+    return it.holds(ab, key[1], skill) != it.holds(ba, key[1], skill)
 
 
 def held_before(it: Interp, pre, key) -> bool:

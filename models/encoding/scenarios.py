@@ -219,9 +219,7 @@ def _decoded(world: World, ans: Answer, s0: State, pre: State, ab: State, ba: St
     m = ans.model
     res = OrderResult(ans, concrete(m, s0, world.sorts), concrete(m, pre, world.sorts),
                       concrete(m, ab, world.sorts), concrete(m, ba, world.sorts))
-    res.differing = [k for k in keys if res.ab[k] != res.ba[k] and
-                     (k[0] not in OUT_IRRELEVANT or res.ab[("alive", k[1])] or res.ba[("alive", k[1])]) and
-                     (k[0] != "lost" or z3.is_true(m.eval(held_before(world, pre, k), model_completion=True)))]
+    res.differing = [k for k in keys if z3.is_true(m.eval(matters(world, pre, ab, ba, k), model_completion=True))]
     return res
 
 
@@ -238,9 +236,14 @@ def held_before(world: World, pre: State, k) -> z3.BoolRef:
 
 
 def matters(world: World, pre: State, ab: State, ba: State, k) -> z3.BoolRef:
-    """The two outcomes ab, ba (from pre) differ on k in a way a judge rules on."""
+    """The two outcomes ab, ba (from pre) differ on k in a way a judge rules on. A gained
+    copy of a skill the player holds anyway (by identity) is no difference: what counts is
+    whether they hold it."""
     if k[0] in OUT_IRRELEVANT:
         differs = z3.And(ab[k] != ba[k], z3.Or(ab[("alive", k[1])], ba[("alive", k[1])]))
+        if k[0] == "gained":
+            skill = next(s for s in world.rs.skills if s.uid == k[2])
+            differs = z3.And(differs, world.holds(ab, k[1], skill) != world.holds(ba, k[1], skill))
         return z3.And(differs, held_before(world, pre, k)) if k[0] == "lost" else differs
     return ab[k] != ba[k]
 
