@@ -81,6 +81,27 @@ class Illegal(Exception):
     pass
 
 
+def _forced(rs) -> list:
+    """(skill, its rank in the day) for each skill with a timing its holder cannot decline."""
+    out = []
+    for s in rs.skills:
+        r = None if s.trigger else _day_rank(rs, s)
+        if r is not None and any(t in rs.tags and rs.tags[t].meaning == "forced" for t in s.tags):
+            out.append((s, r))
+    return out
+
+
+def _not_declined(rs, it: bf.Interp, st, rank_before: int, passing: int, done: set) -> None:
+    """A day passing the phase of a [强制] skill (to phase rank `passing`; a new day: any)
+    for the first time: every holder who could use it that day has used it."""
+    for skill, r in _forced(rs):
+        if not (rank_before <= r < passing):
+            continue
+        for b in bf.bindings(it, skill):
+            if (skill.uid, b.self_slot) not in done and it.enabled(st, skill, b):
+                raise Illegal(f"{skill.name} is forced and was not used in its phase")
+
+
 def _daily_cap(rs, skill) -> int | None:
     """Uses a day a skill allows: its per-day/per-phase count, else, for a skill with a timing
     and no stated limit, once in each of its phases (one action per skill when a phase
@@ -124,9 +145,16 @@ def _replay(rs, it: bf.Interp, w: dict, st):
     today = int(game.get("first_day", len(quiet_days) + 1))
     if quiet_days and today <= quiet_days[-1]:
         raise Illegal("the moves begin before the last quiet day")
+    done: set = set()   # (skill, user) used today
     for mv in game["moves"]:
         st = st.set({("game_day",): today})   # what a condition on the day's number (第一天…) reads
         skill = by_uid.get(mv.get("skill")) if mv["move"] == "skill" else None
+        moving_to = 10 ** 6 if mv["move"] == "day" else \
+            (_day_rank(rs, skill) if skill is not None else _vote_rank(rs) if mv["move"] in ("vote", "vote-rest") else None)
+        if moving_to is not None:
+            _not_declined(rs, it, st, rank, moving_to, done)
+        if skill is not None:
+            done.add((skill.uid, mv["self"]))
         late = skill is not None and (skill.trigger or {}).get("event") in ("went_out", "about_to_go_out", "killed")
         if it.game_over(st) and not (after_triggers and late):
             raise Illegal("a move after the game ended")
@@ -217,14 +245,14 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
             elif mv["move"] == "day":
                 # the night's pending outs happen at dawn, before the new day
-                used, votes, rank, day, today, began = {}, 0, -1, day + 1, today + 1, {}
+                used, votes, rank, day, today, began, done = {}, 0, -1, day + 1, today + 1, {}, set()
                 st = st.set({key: v for i in range(k) for key, v in
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
                 st = st.set({("status", i, s): False for i in range(k) for s in temporary} |
                             ({("redir", i): i for i in range(k)} if it.redirects else {}))
         prev = mv
     st = st.set({("game_day",): today})   # a window after the moves is on their last day
-    return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began}
+    return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began, "done": done}
 
 
 def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
@@ -242,6 +270,9 @@ def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
     for key, v in start.items():
         if key in known and st[key] != v and not (voted and key[0] == "ballot"):
             raise Illegal(f"the moves do not lead to the window's start ({key}: {st[key]} != {v})")
+    ranks = [r for use in w["game"]["window"] if (r := _day_rank(rs, by_uid[use["skill"]])) is not None]
+    if ranks:   # the phases before the window have passed that day
+        _not_declined(rs, it, st, today["rank"], min(ranks), today["done"])
     counts: dict[tuple, int] = {}
     for use in w["game"]["window"]:
         skill = by_uid[use["skill"]]

@@ -4,13 +4,15 @@ the first vote-out comes after the first night), voting.first_out_day (第一天
 phase's start or end happening once a day (its trigger fires once for each holder)."""
 from __future__ import annotations
 
+import json
+
 
 from models.encoding import reach
 from models.encoding.solver import Solver
 from models.encoding.world import World
 from verifier.narrate import game_json, table_json
 
-from game_replay import replays_only_with_its_new_days
+from game_replay import replay_game, replays_only_with_its_new_days
 from inline_rulesets import load_inline
 
 ROLES = ["甲", "乙", "丙", "丁"]
@@ -142,3 +144,37 @@ def test_a_condition_on_the_day_reads_the_day_of_the_move():
     trace = _marked(rs, 2)
     assert trace.answer.sat and trace.steps[0] == "第 2 天开始"
     _replays_only_with_its_new_day(rs, trace, "cannot be used here")
+
+
+def test_a_forced_skill_is_not_passed_over():
+    """[强制] 标记 at night: a day cannot reach its 白天 while 甲 could still have marked someone."""
+    import z3
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
+    roles[0]["skills"] = [{"name": "标记", "src": 3, "timing": ["夜晚"], "tags": ["强制"],
+                           "targets": {"min": 1, "max": 1, "filter": {"alive": True}},
+                           "effects": [{"grant_status": {"who": "target", "status": "印记", "duration": "permanent"}}]}]
+    roles[1]["skills"] = [{"name": "宣告", "src": 4, "timing": ["白天"],
+                           "effects": [{"grant_status": {"who": "self", "status": "宣", "duration": "permanent"}}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 3}, {"name": "白天", "src": 4}],
+           "tags": [{"name": "强制", "src": 3, "meaning": "forced"}],
+           "statuses": [{"name": "印记", "src": 3, "permanent": True}, {"name": "宣", "src": 4, "permanent": True}],
+           "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles,
+           "voting": {"src": 5, "weight_default": 1, "tie": None, "phase": "白天"}}
+    rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n甲每晚必须[强制]给一名角色印记。\n"
+                          "乙白天可以宣告。\n每天先夜晚、后白天，白天投票出局一人。\n")
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    unmarked = lambda st: z3.And(z3.Or([st[("status", i, "宣")] for i in range(4)]),  # noqa: E731
+                                 z3.Not(z3.Or([st[("status", i, "印记")] for i in range(4)])))
+    assert reach.bounded_trace(world, solver, unmarked, 2, "unmarked", list(rs.skills)).answer.unsat
+    marked = lambda st: z3.Or([st[("status", i, "宣")] for i in range(4)])  # noqa: E731
+    trace = reach.bounded_trace(world, solver, marked, 2, "marked", list(rs.skills))
+    assert trace.answer.sat and "【标记】" in trace.steps[0]
+    w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
+    assert replay_game(rs, w)[0]
+    skipped = json.loads(json.dumps(w))
+    skipped["game"]["moves"] = [mv for mv in skipped["game"]["moves"] if "标记" not in str(mv.get("skill"))]
+    ok, why = replay_game(rs, skipped)
+    assert not ok and "forced" in why

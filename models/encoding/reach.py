@@ -392,7 +392,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
         cs += faction_out_timing(trans, sels, states)   # counts the table: inside at_table
     cs += use_limits(trans, sels) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
         no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
-        collected_at_phase_start(trans, sels, states)
+        collected_at_phase_start(trans, sels, states) + forced_in_phase(trans, sels, states)
     cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days)
     return cache[key]
 
@@ -521,6 +521,52 @@ def _may_be_gained(world: World, skill: Skill, st: State) -> bool:
     return any(e.kind == "set_role" for e in world.rs.effects())
 
 
+def _forced_phase_skills(trans: Transitions) -> list[tuple[Skill, int, list[int]]]:
+    """(skill, its phase rank, its moves) for each skill with a timing its holder cannot
+    decline (a tag meaning forced, [强制])."""
+    rs = trans.world.rs
+    out = []
+    for s in trans.skills:
+        r = _skill_rank(rs, s)
+        if r is not None and any(t in rs.tags and rs.tags[t].meaning == "forced" for t in s.tags):
+            out.append((s, r, [i for i, mv in enumerate(trans.moves) if mv.skill is s]))
+    return out
+
+
+def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill, r: int, idxs: list,
+              passing: z3.BoolRef) -> list:
+    """If the step before state t passes the skill's phase (passing) for the first time that
+    day and a holder has not used it that day, the holder could not use it then."""
+    world = trans.world
+    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    same_day = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)] + [z3.BoolVal(True, world.ctx)])
+                for j in range(t)]
+    rank_at = [_rank_of(trans, sels[j]) for j in range(t)]
+    passed = z3.Or([z3.And(same_day[j], rank_at[j] > r) for j in range(t)] + [z3.BoolVal(False, world.ctx)])
+    out = []
+    for i in range(world.k):
+        mine = [x for x in idxs if trans.moves[x].binding.self_slot == i]
+        if not mine:
+            continue
+        used = z3.Or([z3.And(same_day[j], _among(sels[j], mine)) for j in range(t)] + [z3.BoolVal(False, world.ctx)])
+        able = z3.Or([world.enabled(states[t], skill, trans.moves[x].binding) for x in mine])
+        out.append(z3.Implies(z3.And(passing, z3.Not(passed), z3.Not(used)), z3.Not(able)))
+    return out
+
+
+def forced_in_phase(trans: Transitions, sels: list, states: list) -> list:
+    """A skill its holder cannot decline ([强制]) is used in its phase whenever it can be: a
+    day does not pass that phase (a move of a later phase, or the next day) while a holder
+    who has not used it that day could."""
+    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    out = []
+    for skill, r, idxs in _forced_phase_skills(trans):
+        for t in range(len(sels)):
+            passing = z3.Or(_among(sels[t], day), _rank_of(trans, sels[t]) > r)
+            out += _declined(trans, sels, states, t, skill, r, idxs, passing)
+    return out
+
+
 def collected_at_phase_start(trans: Transitions, sels: list, states: list) -> list:
     """A judge collects a phase's actions when it begins: a skill used in a phase was held
     by its user before that day's earlier moves of the same phase (a skill gained while the
@@ -583,6 +629,11 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
                         (shared or m.binding.self_slot == mv.binding.self_slot))
         used = z3.Sum([z3.If(z3.And(today[j], _among(sels[j], same)), 1, 0) for j in range(t)] + [z3.IntVal(0, ctx)])
         parts.append(used + in_window <= count)
+    if states is not None and ranks:
+        # the window comes after the phases before it: a forced skill of theirs was used if it could be
+        for skill, r, idxs in _forced_phase_skills(trans):
+            if r < min(ranks):
+                parts += _declined(trans, sels, states, t, skill, r, idxs, z3.BoolVal(True, ctx))
     if states is not None:
         world = trans.world
         rank_at = [_rank_of(trans, sels[j]) for j in range(t)]
