@@ -1253,8 +1253,11 @@ class Interp:
         if not trig and any(st[("status", b.self_slot, s.name)] for s in self.rs.statuses.values()
                             if tags & s.blocks_tags and not tags & s.except_tags):
             return False
-        if skill.uid in self.limited and st[("spent", b.self_slot, skill.uid)] >= self.limited[skill.uid]:
-            return False
+        if skill.uid in self.limited:
+            # LANGUAGE.md uses.shared: all holders' uses count together
+            mine = [j for j in range(self.k)] if (skill.uses or {}).get("shared") else [b.self_slot]
+            if sum(st[("spent", j, skill.uid)] for j in mine) >= self.limited[skill.uid]:
+                return False
         return True
 
     @staticmethod

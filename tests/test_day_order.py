@@ -178,3 +178,26 @@ def test_a_forced_skill_is_not_passed_over():
     skipped["game"]["moves"] = [mv for mv in skipped["game"]["moves"] if "标记" not in str(mv.get("skill"))]
     ok, why = replay_game(rs, skipped)
     assert not ok and "forced" in why
+
+
+def test_a_shared_once_per_game_skill_is_used_once_by_the_team():
+    """uses {count: 1, per: game, shared: true}: the team's one use (所有狼人选择一名角色)."""
+    import z3
+    roles = [{"name": "甲", "src": 2, "faction": "狼阵营", "count": 2},
+             {"name": "乙", "src": 2, "faction": "民阵营", "count": 2}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 3}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 3}, {"name": "白天", "src": 3}],
+           "statuses": [{"name": "印记", "src": 3, "permanent": True}],
+           "factions": [{"name": "狼阵营", "src": 2}, {"name": "民阵营", "src": 2}], "roles": roles,
+           "skills": [{"name": "藏", "src": 3, "owner": {"faction": "狼阵营"}, "timing": ["夜晚"],
+                       "uses": {"count": 1, "per": "game", "shared": True},
+                       "targets": {"min": 1, "max": 1, "filter": {"alive": True}},
+                       "effects": [{"grant_status": {"who": "target", "status": "印记", "duration": "permanent"}}]}]}
+    rs = load_inline(raw, "# 来源: 用例\n甲两张（狼阵营），乙两张（民阵营）。\n所有狼人共同选择一名角色给予印记，一局一次。\n")
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    two = lambda st: z3.Sum([z3.If(st[("status", i, "印记")], 1, 0) for i in range(4)]) >= 2  # noqa: E731
+    assert reach.bounded_trace(world, solver, two, 3, "two", list(rs.skills)).answer.unsat
+    one = lambda st: z3.Or([st[("status", i, "印记")] for i in range(4)])  # noqa: E731
+    assert reach.bounded_trace(world, solver, one, 1, "one", list(rs.skills)).answer.sat

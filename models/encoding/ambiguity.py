@@ -13,7 +13,7 @@ import z3
 
 from ..domain import Skill
 from .decode import concrete
-from .reach import bindings_for, faction_goal, game_over, history_of, quiet_days_text, unrolled
+from .reach import bindings_for, faction_goal, game_over, history_of, quiet_days_text, unrolled, window_follows
 from .scenarios import _shared, matters
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -100,7 +100,11 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                 except Unbound:
                     continue
                 if keys:
-                    goals.append((t, b, z3.And(z3.Not(game_over(world, st)), d), si, sj, keys))
+                    # the use follows the moves as a window of its own would (phase order, daily
+                    # limits, a skill held when its phase began, forced skills not passed over)
+                    follows = window_follows(u.trans, u.sels, t, [(skill, b)], u.states) if skill.timing else \
+                        z3.BoolVal(True, world.ctx)
+                    goals.append((t, b, z3.And(z3.Not(game_over(world, st)), d, follows), si, sj, keys))
     if not goals:
         return ReadingResult(Answer("unsat"))
     # the game before the use is played under option i (the scenario says so)

@@ -509,7 +509,10 @@ class World:
         if not trig:
             parts.append(z3.Not(block))
         spent = st.get(("spent", b.self_slot, skill.uid))
-        if spent is not None:
+        if spent is not None and (skill.uses or {}).get("shared"):
+            # a team's limit (统一意见…): every holder's uses count together
+            parts.append(z3.Sum([st[("spent", j, skill.uid)] for j in range(self.k)]) < self.limit_of(skill))
+        elif spent is not None:
             parts.append(spent < self.limit_of(skill))
         return z3.And(parts)
 
