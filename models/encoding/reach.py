@@ -930,10 +930,16 @@ def move_text(mv: Move, day: int | None = None) -> str:
     trig = mv.skill.trigger or {}
     on = f"第 {day} 天" if day else ""
     if trig:
-        # a trigger is not used: it fires (a phase's: when the phase starts or ends)
-        when = f"{on}{trig['phase']}{'开始' if trig['event'] == 'phase_start' else '结束'}时，" if _phase_trigger(mv.skill) else ""
+        # a trigger is not used: it fires (a phase's: when the phase starts or ends; a phase
+        # named for a moment, 白天开始时, is that moment)
+        phase, start = trig.get("phase", ""), trig.get("event") == "phase_start"
+        moment = phase if phase.endswith("时") and start else f"{phase}{'开始' if start else '结束'}时"
+        when = f"{on}{moment}，" if _phase_trigger(mv.skill) else ""
         return f"{when}P{mv.binding.self_slot + 1} 的【{mv.skill.name}】触发" + (f"，目标 {tgt}" if tgt else "")
-    when = f"{on}{'/'.join(mv.skill.timing)}，" if on and mv.skill.timing else ""
+    timing = list(mv.skill.timing)
+    # a skill of many phases: the span of them (which one the move took is not known)
+    phases = "/".join(timing) if len(timing) <= 2 else f"{timing[0]}至{timing[-1]}"
+    when = f"{on}{phases}，" if on and timing else ""
     return f"{when}P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else "")
 
 
