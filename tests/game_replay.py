@@ -241,6 +241,8 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                     raise Illegal("a vote-out while the night's outs are not settled")
                 st = st.set({("rest", mv["role"]): st[("rest", mv["role"])] - 1})
             elif mv["move"] == "settle":
+                if not any(st[("dying", x)] for x in range(k)):
+                    raise Illegal("a settle with nobody about to go out")
                 st = st.set({key: v for i in range(k) for key, v in
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
             elif mv["move"] == "day":

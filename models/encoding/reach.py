@@ -191,7 +191,8 @@ class Transitions:
                                   for s in temporary_statuses(w.rs) for i in range(w.k) if ("status", i, s) in st.terms} |
                                  {("redir", i): z3.IntVal(i, w.ctx) for i in range(w.k) if ("redir", i) in st.terms})
                 elif mv.label == "settle":
-                    guard, new = z3.BoolVal(True, w.ctx), settled(w, st)
+                    # only when someone is about to go out: a trace shows no move that does nothing
+                    guard, new = z3.Or([st[("dying", j)] for j in range(w.k)]), settled(w, st)
                 else:
                     guard = w.enabled(st, mv.skill, mv.binding)
                     new = w.run(st, mv.skill, mv.binding)
