@@ -146,8 +146,10 @@ def _replay(rs, it: bf.Interp, w: dict, st):
     if quiet_days and today <= quiet_days[-1]:
         raise Illegal("the moves begin before the last quiet day")
     done: set = set()   # (skill, user) used today
+    # a move comes after setup: "it is phase P" never holds for the phases that happen once at setup
+    setup_over = {("phase_is", p.name): False for p in rs.phases if p.once}
     for mv in game["moves"]:
-        st = st.set({("game_day",): today})   # what a condition on the day's number (第一天…) reads
+        st = st.set({("game_day",): today} | setup_over)   # what a condition on the day (第一天…) reads
         skill = by_uid.get(mv.get("skill")) if mv["move"] == "skill" else None
         moving_to = 10 ** 6 if mv["move"] == "day" else \
             (_day_rank(rs, skill) if skill is not None else _vote_rank(rs) if mv["move"] in ("vote", "vote-rest") else None)

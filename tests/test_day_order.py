@@ -201,3 +201,33 @@ def test_a_shared_once_per_game_skill_is_used_once_by_the_team():
     assert reach.bounded_trace(world, solver, two, 3, "two", list(rs.skills)).answer.unsat
     one = lambda st: z3.Or([st[("status", i, "印记")] for i in range(4)])  # noqa: E731
     assert reach.bounded_trace(world, solver, one, 1, "one", list(rs.skills)).answer.sat
+
+
+def test_a_setup_phase_is_over_in_a_game():
+    import z3
+
+    """{phase: P} for a phase that happens once at setup never holds for a move of the game:
+    a skill usable 游戏开始前 or on day 1 cannot be used on day 2."""
+    import z3
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
+    roles[0]["skills"] = [{"name": "标记", "src": 3, "timing": ["游戏开始前", "白天"],
+                           "targets": {"min": 1, "max": 1, "filter": {"alive": True}},
+                           "condition": {"any": [{"phase": "游戏开始前"}, {"day": 1}]},
+                           "effects": [{"grant_status": {"who": "target", "status": "印记", "duration": "permanent"}}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "游戏开始前", "src": 3, "once": True}, {"name": "白天", "src": 3}],
+           "statuses": [{"name": "印记", "src": 3, "permanent": True}],
+           "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles}
+    rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n甲在第一天白天之前可以给一名角色印记。\n")
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    marks = lambda st: z3.Sum([z3.If(st[("status", i, "印记")], 1, 0) for i in range(4)])  # noqa: E731
+    # on day 1 only (once a phase): a second mark (day 2) is no game
+    assert reach.bounded_trace(world, solver, lambda st: marks(st) >= 2, 3, "two", list(rs.skills)).answer.unsat
+    trace = reach.bounded_trace(world, solver, lambda st: marks(st) >= 1, 1, "one", list(rs.skills))
+    assert trace.answer.sat
+    late = {"kind": "trace", "steps": [], "claim": {}, **table_json(trace.table), **game_json(trace)}
+    late["game"]["moves"] = [{"move": "day"}] + late["game"]["moves"]
+    if late["game"]["moves"][1:]:
+        assert not replay_game(rs, late)[0]

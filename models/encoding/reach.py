@@ -235,10 +235,19 @@ class Transitions:
         pre, sel0, keys, packed, havoc = self._template
         pairs = [(pre[k], st[k]) for k in keys if not pre[k].eq(st[k])] + [(sel0, sel)] + \
                 [(h, z3.FreshConst(h.sort(), prefix="havoc")) for h in havoc] + \
-                ([(game_day(self.world), day)] if day is not None and self.reads_day else [])
+                ([(game_day(self.world), day)] if day is not None and self.reads_day else []) + \
+                [(flag, z3.BoolVal(False, self.world.ctx)) for flag in once_phase_flags(self.world)]
         got = z3.substitute(packed, *pairs)
         terms = [got.arg(i) for i in range(len(keys) + 1)]
         return State(dict(zip(keys, terms[:-1]))), [terms[-1]]
+
+
+def once_phase_flags(world: World) -> list:
+    """The conditions "it is phase P" ({phase: P}, semantics) for the phases that happen once
+    at setup: a move of a game comes after setup, so they never hold for it."""
+    rs = world.rs
+    names = {p.name for p in rs.phases if p.once} | {rs.window_of(p.name) for p in rs.phases if p.once}
+    return [z3.Bool(f"phase_is_{n}", world.ctx) for n in sorted(names)]
 
 
 def game_day(world: World) -> z3.ArithRef:
