@@ -267,16 +267,39 @@ def faction_goal(world: World, st: State, faction: str, win: dict | None = None)
     hit = sem.memo.get(key)
     if hit is not None and hit[0] is st and hit[1] is sem.table:
         return hit[2]
-    f = world.rs.factions[faction]
+    out = _instance(world, ("goal-template", faction), st, lambda pre: _goal_term(world, pre, faction))
+    sem.memo[key] = (st, sem.table, out)
+    return out
+
+
+def _instance(world: World, name: tuple, st: State, build) -> z3.BoolRef:
+    """build(state) for st, built once over a state of fresh variables (per table and fixed
+    readings) and instantiated by substitution: a win condition counts the whole table, and
+    building it again in Python for every state was most of a win-check question's time."""
+    sem = world.sem
+    key = name + (id(sem.table), sem.memo_readings())
+    got = sem.memo.get(key)
+    if got is None or got[0] is not sem.table:
+        pre = world.state("tpl")
+        term = build(pre)
+        free = {v.get_id() for v in _free_vars(term)}
+        reads = [k for k in sorted(pre.terms, key=repr) if pre[k].get_id() in free]
+        got = (sem.table, pre, term, reads)   # the table kept: its id stays its own
+        sem.memo[key] = got
+    _, pre, term, reads = got
+    pairs = [(pre[k], st[k]) for k in reads]
+    return z3.substitute(term, *pairs) if pairs else term
+
+
+def _goal_term(world: World, st: State, faction: str) -> z3.BoolRef:
+    f, sem = world.rs.factions[faction], world.sem
     # a faction wins through its players, and not while its own lose condition holds
     # ("未曾达到判负条件"): a faction whose rules say it loses when all are out cannot win dead
     member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
                    [z3.And(g, n > 0) for g, n in world.sem.rest_matching({"faction": faction}, {}, st)])
     lost = sem.cond(f.lose, {}, st) if f.lose else z3.BoolVal(False, world.ctx)
     by_rule = z3.And(sem.cond(f.win, {}, st), member, z3.Not(lost)) if f.win else z3.BoolVal(False, world.ctx)
-    out = z3.Or(by_rule, st[("win", faction)])
-    sem.memo[key] = (st, sem.table, out)
-    return out
+    return z3.Or(by_rule, st[("win", faction)])
 
 
 def _wins_by(world: World, st: State, faction: str, win: dict) -> z3.BoolRef:

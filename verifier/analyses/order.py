@@ -257,8 +257,10 @@ def _share_key(cx: Context, cand: Candidate) -> tuple:
 
 
 # a win-check question (a whole game to a win, then the trigger) costs about as much as this
-# many order candidates (zemu: 11-15 s against 2.3 s); it only balances the split, no answer
-WINCHECK_WEIGHT = 6
+# many order candidates (zemu: 20-30 s with its second start, against about 0.6 s: most
+# candidates end at the quick question over reachable states); it only balances the split,
+# no answer (at 6, all 20 of zemu's went to one process: 195 s against 636 s)
+WINCHECK_WEIGHT = 30
 
 
 def _my_share(cx: Context, sizes: dict[tuple, int]) -> set[tuple]:
