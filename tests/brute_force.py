@@ -751,8 +751,7 @@ class Interp:
                 of, living = (val.get("of"), bool(val.get("living"))) if isinstance(val, dict) else (val, False)
                 ok = any(self.in_slot(st, j, g, w) and i in self.neighbours(st, j, living) for j, g in self.slots(of, w))
             elif key == "voted_for":
-                ok = self.voter(st, i) and any(self.in_slot(st, j, g, w) and st[("ballot", i)] == j
-                                              for j, g in self.slots(val, w))
+                ok = any(self.in_slot(st, j, g, w) and st[("ballot", i)] == j for j, g in self.slots(val, w))
             elif key == "voted_by":
                 ok = any(st[("ballot", v)] == i and self.filter(val, v, w, st)
                          for v in range(self.k))

@@ -71,6 +71,11 @@ def test_top_voted_and_voters_follow_the_ballots():
     fixed += [st[("ballot", i)] == v for i, v in enumerate(ballots)] + [st[("received", i)] == 0 for i in range(K)]
     assert [holds(world, fixed, sem.filter({"top_voted": True}, i, {}, st)) for i in range(K)] == [False, True, False, False]
     assert [holds(world, fixed, sem.filter({"voted_for": "self"}, i, {"self": 1}, st)) for i in range(K)] == [True, True, False, False]
+    # the one voted out voted for himself: his ballot still names him, living or not
+    out = [c for c in fixed if not c.eq(st[("alive", 1)])] + [z3.Not(st[("alive", 1)])]
+    assert [holds(world, out, sem.filter({"voted_for": "self"}, i, {"self": 1}, st)) for i in range(K)] == [True, True, False, False]
+    assert [holds(world, out, sem.filter({"voted_for": "self", "alive": True}, i, {"self": 1}, st))
+            for i in range(K)] == [True, False, False, False]
     # two extra votes for P3 make it a tie for the top
     fixed2 = fixed[:-K] + [st[("received", i)] == (1 if i == 2 else 0) for i in range(K)]
     assert [holds(world, fixed2, sem.filter({"top_voted": True}, i, {}, st)) for i in range(K)] == [False, True, True, False]

@@ -137,7 +137,9 @@ class Semantics:
                 parts.append(z3.Or([z3.And(g, self.neighbour(st, i, j, living)) for j, g in self.slots(of, b, st)]
                                    + [self.false()]))
             elif key == "voted_for":
-                parts.append(z3.Or([z3.And(g, self.voter(st, i), st[("ballot", i)] == j)
+                # the ballot as cast (only voters cast one): the one voted out who voted for
+                # himself voted for him too; "alive: true" beside it keeps only the living
+                parts.append(z3.Or([z3.And(g, st[("ballot", i)] == j)
                                     for j, g in self.slots(val, b, st)] + [self.false()]))
             elif key == "voted_by":
                 parts.append(z3.Or([z3.And(st[("ballot", v)] == i, self.filter(val, v, b, st))
