@@ -55,7 +55,7 @@ def test_it_fires_only_after_the_elimination():
     joined = lambda st: _joined(world, st)  # noqa: E731
     assert reach.bounded_trace(world, solver, joined, 1, "joined", list(rs.skills)).answer.unsat
     trace = reach.bounded_trace(world, solver, joined, 2, "joined", list(rs.skills))
-    assert trace.answer.sat and trace.steps[0].endswith("被投票出局")
+    assert trace.answer.sat and "被投票出局" in trace.steps[0]
 
 
 def _joined(world, st):

@@ -865,7 +865,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         day += mv.label == "day"
-        steps.append(move_text(mv, day))
+        steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]))
         moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
@@ -941,11 +941,34 @@ def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
     """The first upto moves of a model's trace, as (text, move); a new day says its number
     (the moves begin on the day after the quiet days)."""
     out, day = [], game_days(m, u, upto)[1]
-    for sel in u.sels[:upto]:
+    for t, sel in enumerate(u.sels[:upto]):
         mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
         day += mv.label == "day"
-        out.append((move_text(mv, day), mv))
+        out.append((move_text(mv, day) + ballots_text(m, u, mv, u.states[t + 1]), mv))
     return out
+
+
+def ballots_text(m, u: Unrolled, mv: Move, after: State) -> str:
+    """For a vote-out in a ruleset that reads ballots (who voted for whom): the ballots cast,
+    a weight other than one, the votes a skill added, who cast none. A finding may turn on
+    them (nobody voted for the one voted out)."""
+    world = u.trans.world
+    if mv.label != "vote" or not world.vocab.ballots:
+        return ""
+    val = lambda x: m.eval(x, model_completion=True).as_long()   # noqa: E731
+    by: dict[int, list[str]] = {}
+    none = []
+    for v in range(world.k):
+        target, weight = val(after[("ballot", v)]), val(after[("votes", v)])
+        if target < 0:
+            none.append(f"P{v + 1}")
+        else:
+            by.setdefault(target, []).append(f"P{v + 1}" + (f"（{weight} 票）" if weight != 1 else ""))
+    parts = [f"{'、'.join(who)} 投 P{t + 1}" for t, who in sorted(by.items())]
+    parts += [f"P{i + 1} 另计 {n} 票" for i in range(world.k) if (n := val(after[("received", i)]))]
+    parts += [f"{'、'.join(none)} 未投票"] if none else []
+    parts += ["其余玩家未投票"] if u.table is not None and val(u.table.n) > world.k else []
+    return f"（{'；'.join(parts)}）"
 
 
 def move_text(mv: Move, day: int | None = None) -> str:

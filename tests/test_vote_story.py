@@ -1,0 +1,47 @@
+"""Where a ruleset reads ballots (who voted for whom), a vote-out in a story says how the vote
+went: a finding may turn on it (nobody voted for the one voted out, who went out on votes a
+skill added). The ballots told are the model's, and they make the one voted out the top."""
+from __future__ import annotations
+
+import re
+
+import z3
+
+from models.encoding import reach
+from models.encoding.solver import Solver
+from models.encoding.world import World
+
+from inline_rulesets import load_inline
+
+ROLES = ["甲", "乙", "丙", "丁"]
+
+
+def _ruleset():
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
+    # 甲 going out by the vote marks every player who voted for him
+    roles[0]["skills"] = [{"name": "回敬", "src": 3, "trigger": {"event": "went_out", "on": "self", "cause": "投票出局"},
+                           "effects": [{"grant_status": {"who": {"voted_for": "self"}, "status": "印记",
+                                                         "duration": "permanent"}}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "白天", "src": 4}],
+           "statuses": [{"name": "印记", "src": 3, "permanent": True}],
+           "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles,
+           "voting": {"src": 4, "weight_default": 1, "tie": None}}
+    return load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n甲被投票出局时，投票给甲的角色获得印记。\n"
+                            "白天投票出局一人。\n")
+
+
+def test_a_vote_out_says_who_voted_for_whom():
+    rs = _ruleset()
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    # two players marked: at least two ballots named the one voted out
+    goal = lambda st: z3.Sum([z3.If(st[("status", i, "印记")], 1, 0) for i in range(4)]) >= 2   # noqa: E731
+    trace = reach.bounded_trace(world, solver, goal, 2, "vote-story", list(rs.skills))
+    assert trace.answer.sat
+    vote = next(s for s in trace.steps if "被投票出局" in s)
+    out = int(re.search(r"P(\d) 被投票出局", vote).group(1))
+    said = re.search(r"（(.*)）", vote).group(1)
+    for_him = next(part for part in said.split("；") if part.endswith(f"投 P{out}"))
+    assert len(for_him.split(" 投 ")[0].split("、")) >= 2, vote
