@@ -50,11 +50,11 @@ class WinCheckOrder:
         res = trigger_after_win(cx.world, cx.solver, skill, skills, depth, quiet)
         if res.trace.answer.status == "unknown":
             return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(skill.name,),
-                            message=f"有人出局使某阵营达成胜利条件时，规则没有说明先判定胜负还是先结算出局（或被击杀）时的触发；"
+                            message=f"有人出局使某阵营达成胜利条件时，规则没有说明先判定胜负还是先结算出局（或被杀）时的触发；"
                                     f"{cx.skill_text(skill)}此时发动能否改变胜负，在求解预算内未能判定。",
                             locations=cx.locs(skill.where), key=("wincheck", skill.uid),
                             group=("wincheck-budget", "有人出局使某阵营达成胜利条件时，规则没有说明先判定胜负还是先结算"
-                                   "出局（或被击杀）时的触发；以下 {n} 个触发此时发动能否改变胜负，在求解预算内未能判定",
+                                   "出局（或被杀）时的触发；以下 {n} 个触发此时发动能否改变胜负，在求解预算内未能判定",
                                    cx.skill_text(skill)))], None
         if res.move is None:
             return [], None
