@@ -2,6 +2,8 @@
 validated YAML mappings: the encoder interprets them, nothing else does."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,6 +136,11 @@ class Skill:
     where: Where
     yaml_path: tuple = ()
     no_repeat_target: bool = False   # not the same target two nights running
+    part_of: str | None = None       # the text's words for what an encoding-made entry is part of
+    shown: str = ""                  # how reports show it, 【…】 (Ruleset.name_skills)
+
+    def __post_init__(self) -> None:
+        self.shown = self.shown or f"【{self.name}】"
 
     @property
     def uid(self) -> str:
@@ -178,6 +185,12 @@ class Skill:
         for e in self.effects:
             add(e)
         return out
+
+
+def _split_off(name: str) -> str | None:
+    """The head of an encoding's name for a part of a skill: X in X(免疫) or in X·记录."""
+    m = re.match(r"^(.+?)\s*[(（·]", name)
+    return m.group(1) if m else None
 
 
 def _cond_opaque(cond: Any) -> bool:
@@ -250,6 +263,24 @@ class Ruleset:
             if r.get("ambiguity") == ambiguity:
                 return r.get("option")
         return None
+
+    def in_text(self, name: str) -> bool:
+        """The post itself uses these words (a name the encoding made up does not)."""
+        text = self.__dict__.get("_text")
+        if text is None:
+            text = self.__dict__["_text"] = "\n".join(self.source_lines)
+        return name in text
+
+    def name_skills(self) -> None:
+        """Set how reports show each skill, in 【】: the text's own name; for an entry the
+        encoding split off a skill, the words of the text it is part of, then its lines."""
+        names = {s.name for s in self.skills}
+        for skill in self.skills:
+            base = skill.part_of or _split_off(skill.name)
+            if skill.part_of is None and (self.in_text(skill.name) or base not in names):
+                base = None
+            lines = "、".join(str(n) for n in skill.where.src)
+            skill.shown = f"【{base}】（第{lines}行）" if base and self.in_text(base) and lines else f"【{skill.name}】"
 
     def skill_named(self, name: str) -> list[Skill]:
         return [s for s in self.skills if s.name == name]

@@ -128,7 +128,8 @@ def _skill(raw: dict, lines: dict, path: tuple, role: str | None) -> Skill:
               tags=tuple(raw.get("tags") or ()), uses=raw.get("uses"), charges=raw.get("charges"),
               cooldown=raw.get("cooldown"), targets=raw.get("targets"), trigger=raw.get("trigger"),
               static=bool(raw.get("static")), condition=raw.get("condition"), effects=[],
-              where=_where(raw, lines, path), yaml_path=path, no_repeat_target=bool(raw.get("no_repeat_target")))
+              where=_where(raw, lines, path), yaml_path=path, no_repeat_target=bool(raw.get("no_repeat_target")),
+              part_of=raw.get("part_of"))
     s.effects = _effects(raw.get("effects") or [], lines, path + ("effects",), s)
     for index, e in enumerate(s.all_effects()):
         e.index = index
@@ -224,4 +225,5 @@ def load_ruleset(folder: str) -> Ruleset:
     problems = resolve_names(rs, lines, shown)
     if problems:
         raise InvalidRuleset(problems)
+    rs.name_skills()
     return rs

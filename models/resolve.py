@@ -428,4 +428,12 @@ DURATIONS = ("permanent", "phase", "day")
 
 
 def resolve_names(rs: Ruleset, lines: dict, file: str) -> list[LoadError]:
-    return _Resolver(rs, lines, file).run() + check_src_lines(rs.raw, lines, file, rs.source_file, len(rs.source_lines))
+    return (_Resolver(rs, lines, file).run() + check_src_lines(rs.raw, lines, file, rs.source_file, len(rs.source_lines))
+            + _check_part_of(rs, lines, file))
+
+
+def _check_part_of(rs: Ruleset, lines: dict, file: str) -> list[LoadError]:
+    """A skill's part_of names words of the text: reports show them in its place."""
+    return [LoadError.of(file, line_of(lines, s.yaml_path + ("part_of",)),
+                         msg("part_of_text", name=s.part_of, source=rs.source_file))
+            for s in rs.skills if s.part_of is not None and not rs.in_text(s.part_of)]

@@ -144,6 +144,8 @@ DOCS: dict[str, dict[str, str]] = {
         "trigger": "Makes it a triggered skill: the event it fires on.",
         "static": "A standing effect (no timing, no trigger).",
         "no_repeat_target": "Cannot target the same player two nights running (不能连续两晚对同一名角色使用).",
+        "part_of": ("For an entry the encoding splits off a skill (its own name is not in the text): the words "
+                    "of the text it is part of (the skill's name, or e.g. PS); reports show those words and its lines."),
         "condition": "When the skill may be used / applies.",
         "owner": "Only in top-level `skills`: who holds it.",
         "effects": "What it does, in order.",

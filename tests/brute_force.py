@@ -784,18 +784,22 @@ class Interp:
         return True
 
     def neighbours(self, st, j: int, living: bool) -> set[int]:
-        """The seats next to j in the ring of slots (living: skipping players who are out)."""
+        """The seats next to j: the slots in slot order, and at a larger table the rest seated
+        between the last slot and the first (living: skipping players who are out)."""
         k = self.k
-        if not living:
-            return {(j + 1) % k, (j - 1) % k} - {j}
-        out = set()
+        seats = list(range(k))
+        if self.table and self.table["players"] > k:
+            # one seat stands for the rest of the table: taken while any of them is alive
+            seats.append("rest")
+        taken = lambda x: (sum(st[("rest", r)] for r in self.table["rest"]) > 0) if x == "rest" else st[("alive", x)]
+        here, out = seats.index(j), set()
         for step in (1, -1):
-            for d in range(1, k):
-                i = (j + step * d) % k
-                if st[("alive", i)]:
-                    out.add(i)
+            for d in range(1, len(seats)):
+                x = seats[(here + step * d) % len(seats)]
+                if not living or taken(x):
+                    out.add(x)
                     break
-        return out - {j}
+        return {x for x in out if x != "rest"} - {j}
 
     def voter(self, st, v: int) -> bool:
         return st[("alive", v)] or any(st[("status", v, s.name)] for s in self.rs.statuses.values() if s.keeps_vote)

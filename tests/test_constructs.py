@@ -62,6 +62,26 @@ def test_living_neighbours_skip_players_who_are_out():
             assert plain == (i in (1, K - 1))
 
 
+@pytest.mark.parametrize("rest_alive", [0, 2])
+def test_at_a_larger_table_the_rest_sit_between_the_last_slot_and_the_first(rest_alive):
+    from models.encoding.table import Table, at_table
+    world = World(ruleset(), K)
+    sem, ctx = world.sem, world.ctx
+    table = Table(z3.IntVal(K + 3, ctx), {"乙": z3.IntVal(3, ctx)})
+    for alive in product([True, False], repeat=K):
+        st = world.state()
+        fixed = [st[("alive", i)] == a for i, a in enumerate(alive)] + [st[("rest", "乙")] == rest_alive]
+        with at_table(world, table):
+            for i in range(K):
+                got = holds(world, fixed, sem.filter({"neighbour_of": {"of": "self", "living": True}}, i, {"self": 0}, st))
+                right = next((j for j in range(1, K) if alive[j]), None)
+                # leftwards from seat 0 lie the rest's seats: passed only when all of them are out
+                left = next((j for j in range(K - 1, 0, -1) if alive[j]), None) if rest_alive == 0 else None
+                assert got == (i in (right, left)), (alive, i)
+                plain = holds(world, fixed, sem.filter({"neighbour_of": "self"}, i, {"self": 0}, st))
+                assert plain == (i == 1)   # slot 0 and the last slot have the rest between them
+
+
 def test_top_voted_and_voters_follow_the_ballots():
     world = World(ruleset(), K)
     sem = world.sem

@@ -93,6 +93,8 @@ CASES = [
     Case("python-name-tag-on-a-scalar",
          _swap("title: 坏输入\n", "title: !!python/name:os.system\n"), "title: !!python/name:os.system"),
     Case("nonexistent-folder", lambda t: t, None),
+    Case("part-of-not-in-the-text", _swap("      - name: 丙技能\n", "      - name: 丙技能\n        part_of: 丁技能\n"),
+         "        part_of: 丁技能", says=("丁技能", "source.txt")),
     # the strict loader: enumerations, undeclared names, source lines
     Case("enum-value-outside", _swap("        timing: [夜晚]\n", "        timing: [夜晚]\n        uses: {count: 1, per: night}\n"),
          "        uses: {count: 1, per: night}", says=("'night'", "game | day | phase")),

@@ -1,5 +1,5 @@
 """Bounded traces start only from deals in slot order (symmetry breaking). That is sound only
-if renaming slots maps traces to traces: with seats, only turning and mirroring the ring do."""
+if renaming slots maps traces to traces: with seats, only mirroring the row of slots does."""
 from __future__ import annotations
 
 import pytest

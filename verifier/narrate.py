@@ -9,8 +9,33 @@ def player(i: int) -> str:
     return f"P{i + 1}"
 
 
+def steps_zh(n: int) -> str:
+    """The bound of a game, with what one step is: the traces count moves, not days."""
+    return f"{n} 步（一步为一次技能发动或触发、一次投票出局或进入下一天）"
+
+
+_PAIRS = {"（": "）", "(": ")", "“": "”", "「": "」", "【": "】", "[": "]", "《": "》"}
+
+
+def clip(text: str, n: int) -> str:
+    """At most n characters of a quote, cut where no bracket is left open, with … when cut."""
+    if len(text) <= n:
+        return text
+    cut, stack = text[:n], []
+    last_closed = 0
+    for i, ch in enumerate(cut):
+        if ch in _PAIRS:
+            stack.append(ch)
+        elif stack and ch == _PAIRS[stack[-1]]:
+            stack.pop()
+        if not stack:
+            last_closed = i + 1
+    return cut[:last_closed].rstrip("，、；：,") + "…"
+
+
 def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] | None = None,
-                    relevant_labels: set[str] | None = None) -> str:
+                    relevant_labels: set[str] | None = None, dealt: bool = False) -> str:
+    """A cast line. dealt: st is the game as setup left it, so an item held came from setup."""
     role = st.get(("role", i), "?")
     faction = st.get(("faction", i), "?")
     alive = "存活" if st.get(("alive", i), True) else "已出局"
@@ -26,7 +51,7 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     # an item is one of a kind and what it lets its holder do is in the rules: always shown
     items = sorted(it for it in rs.items if st.get(("item", it)) == i)
     if items:
-        parts.append("持有" + "、".join(items))
+        parts.append("持有" + "、".join(items) + (_item_origin(rs, items) if dealt else ""))
     every = _labels_of_everyone(rs)
     labels = sorted(lab for lab in rs.labels if st.get(("label", i, lab)) and lab not in every
                     and (relevant_labels is None or lab in relevant_labels))
@@ -74,6 +99,15 @@ def _setup_origin(rs: Ruleset, st: dict, i: int, labels: list[str]) -> str:
     return "；".join(told)
 
 
+def _item_origin(rs: Ruleset, items: list[str]) -> str:
+    """How an item held when setup ends came to its holder: the setup skills that give it."""
+    once = {p.name for p in rs.phases if p.once}
+    givers = sorted({f"{s.owner_text}的{s.shown}" for s in rs.skills if s.timing and set(s.timing) <= once
+                     for e in s.all_effects() if e.kind == "give_item" and isinstance(e.args, dict)
+                     and e.args.get("item") in items})
+    return f"（开局时经{'或'.join(givers)}获得）" if givers else ""
+
+
 # Per-player yes/no values: (word when true, word when false, how the name is bracketed).
 _FLAGS = {
     "alive": ("存活", "出局", None), "dying": ("即将出局", "不会出局", None),
@@ -110,6 +144,37 @@ def describe_value(key: tuple, value, causes: list | None = None) -> str:
     if kind == "ballot":
         return f"{player(key[1])} 投票给 {player(value) if value >= 0 else '无人'}"
     return f"{key} = {value}"
+
+
+def _named(rs: Ruleset, key: tuple) -> tuple[str | None, bool]:
+    """The element a value is about and whether the post uses its name (a counter or a label
+    the encoding made up does not)."""
+    kind = key[0]
+    if kind == "counter":
+        return key[1], rs.in_text(key[1])
+    if kind in ("status", "label"):
+        return key[2], rs.in_text(key[2])
+    if kind in ("gained", "lost"):
+        skill = next((x for x in rs.skills if x.uid == key[2]), None)
+        return key[2], skill is None or skill.shown == f"【{skill.name}】" or rs.in_text(skill.name)
+    return None, True
+
+
+def outcome_text(rs: Ruleset, keys, values: dict, causes: list | None = None) -> str:
+    """The values that differ, in words, as a judge reads them: a value of an element the post
+    never names is left out when one it names differs too; a skill is shown by the text's name."""
+    keys = list(keys)
+    told = [k for k in keys if _named(rs, k)[1]] or keys
+    out: list[str] = []
+    for k in told:
+        text = describe_value(k, values[k], causes)
+        if k[0] in ("gained", "lost"):
+            skill = next((x for x in rs.skills if x.uid == k[2]), None)
+            if skill is not None:
+                text = text.replace(f"【{skill.name}】", skill.shown)
+        if text not in out:
+            out.append(text)
+    return "；".join(out)
 
 
 def relevant(rs: Ruleset) -> set[str]:
@@ -165,20 +230,31 @@ def named_in(words: set[str], head: str) -> set[str]:
     return {w.split(":", 1)[1] for w in words if w.startswith(head + ":") and ":" in w}
 
 
-def table_text(k: int, table: tuple | None, st: dict | None = None) -> tuple[str, str]:
+def table_text(k: int, table: tuple | None, st: dict | None = None, seated: bool = False) -> tuple[str, str]:
     """(the table, the rest of it) for a witness dealt at a table: "12 人局" and the players
-    outside the slots by identity; empty when the slots are the whole table."""
+    outside the slots by identity; empty when the slots are the whole table. seated: the rules
+    read seats, so where everyone sits is said too."""
     if not table:
-        return "", ""
+        return "", (seats_text(k, False) if seated else "")
     n, rest = table
     if n <= k:
-        return f"{n} 人局", ""
+        return f"{n} 人局", (seats_text(k, False) if seated else "")
     alive = {r: st.get(("rest", r), c) for r, c in rest.items()} if st else dict(rest)
     parts = []
     for r, c in sorted(rest.items()):
         out = c - alive.get(r, c)
         parts.append(f"{r}×{c}" + (f"（其中 {out} 名已出局）" if out else ""))
-    return f"{n} 人局", f"其余 {n - k} 名玩家：{'、'.join(parts)}（发牌时的身份与阵营，不行动）"
+    seats = "；" + seats_text(k, True) if seated else ""
+    return f"{n} 人局", f"其余 {n - k} 名玩家：{'、'.join(parts)}（发牌时的身份与阵营，不行动）{seats}"
+
+
+def seats_text(k: int, rest: bool) -> str:
+    """Where the players sit (the slots in slot order; the rest of a larger table between the
+    last slot and the first)."""
+    row = "、".join(player(i) for i in range(k))
+    if rest:
+        return f"座位（电梯楼）：{row} 依次相邻，其余玩家坐在 {player(k - 1)} 与 {player(0)} 之间"
+    return f"座位（电梯楼）：{row} 依次相邻围成一圈"
 
 
 def table_json(table: tuple | None) -> dict:

@@ -809,9 +809,9 @@ def symmetry_breaking(world: World, init: State) -> list:
     """Slots are interchangeable: the encoding treats every slot alike (bindings, goals and
     the deal range over all of them), so renaming the slots of a trace gives a trace. A
     search may then start only from deals whose roles are in slot order: a k! smaller
-    space to rule out. With seats (neighbours, a seat next to someone) only turning and
-    mirroring the ring keep a game the same: the smallest role sits in slot 0 and the
-    next seat's role is not larger than the previous seat's."""
+    space to rule out. With seats (neighbours, a seat next to someone) only mirroring the
+    row of slots keeps a game the same (turning does not: the rest of a larger table sits
+    between the last slot and the first): the first slot's role is not larger than the last's."""
     sorts, k = world.sorts, world.k
     if k < 2:
         return []
@@ -824,7 +824,7 @@ def symmetry_breaking(world: World, init: State) -> list:
         return term
     ranks = [rank(i) for i in range(k)]
     if world.vocab.seats:
-        return [ranks[0] <= r for r in ranks[1:]] + [ranks[1] <= ranks[k - 1]]
+        return [ranks[0] <= ranks[k - 1]]
     return [ranks[i] <= ranks[i + 1] for i in range(k - 1)]
 
 
@@ -865,7 +865,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         day += mv.label == "day"
-        steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]))
+        steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1]))
         moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
@@ -944,8 +944,27 @@ def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
     for t, sel in enumerate(u.sels[:upto]):
         mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
         day += mv.label == "day"
-        out.append((move_text(mv, day) + ballots_text(m, u, mv, u.states[t + 1]), mv))
+        out.append((move_text(mv, day) + ballots_text(m, u, mv, u.states[t + 1])
+                    + gains_text(m, u, u.states[t], u.states[t + 1]), mv))
     return out
+
+
+def gains_text(m, u: Unrolled, before: State, after: State) -> str:
+    """What a move handed out, so a later use of it is explained: the skills players gained
+    and the items that changed hands (“P2 获得【X】”)."""
+    world = u.trans.world
+    skills = {s.uid: s for s in world.rs.skills}
+    is_true = lambda x: z3.is_true(m.eval(x, model_completion=True))   # noqa: E731
+    told: list[str] = []
+    for key in after.terms:
+        if key[0] == "gained" and key[2] in skills and is_true(after[key]) and not is_true(before[key]):
+            told.append(f"P{key[1] + 1} 获得{skills[key[2]].shown}")
+        elif key[0] == "item":
+            was, now = (m.eval(st[key], model_completion=True).as_long() for st in (before, after))
+            if now != was and 0 <= now < world.k:
+                told.append(f"P{now + 1} 获得{key[1]}")
+    told = list(dict.fromkeys(told))
+    return f"（{'；'.join(told)}）" if told else ""
 
 
 def ballots_text(m, u: Unrolled, mv: Move, after: State) -> str:
@@ -991,12 +1010,12 @@ def move_text(mv: Move, day: int | None = None) -> str:
         phase, start = trig.get("phase", ""), trig.get("event") == "phase_start"
         moment = phase if phase.endswith("时") and start else f"{phase}{'开始' if start else '结束'}时"
         when = f"{on}{moment}，" if _phase_trigger(mv.skill) else ""
-        return f"{when}P{mv.binding.self_slot + 1} 的【{mv.skill.name}】触发" + (f"，目标 {tgt}" if tgt else "")
+        return f"{when}P{mv.binding.self_slot + 1} 的{mv.skill.shown}触发" + (f"，目标 {tgt}" if tgt else "")
     timing = list(mv.skill.timing)
     # a skill of many phases: the span of them (which one the move took is not known)
     phases = "/".join(timing) if len(timing) <= 2 else f"{timing[0]}至{timing[-1]}"
     when = f"{on}{phases}，" if on and timing else ""
-    return f"{when}P{mv.binding.self_slot + 1} 使用【{mv.skill.name}】" + (f"，目标 {tgt}" if tgt else "")
+    return f"{when}P{mv.binding.self_slot + 1} 使用{mv.skill.shown}" + (f"，目标 {tgt}" if tgt else "")
 
 
 class _PairGoal:

@@ -204,17 +204,26 @@ class Semantics:
 
     # ---- seats, ballots, strength --------------------------------------------------------
     def neighbour(self, st: State, i: int, j: int, living: bool) -> z3.BoolRef:
-        """i sits next to j (seats in slot order, a ring); living: among living players only,
-        the seats of players who are out skipped (去除出局角色后)."""
+        """i sits next to j. The slots sit in slot order; at a table of more players the rest
+        sit between the last slot and the first (so those two are neighbours only when no one
+        else is at the table); with no table the slots are the ring. living: among living
+        players only, the seats of players who are out skipped (去除出局角色后)."""
         if i == j or i >= self.k or j >= self.k:
-            return self.false()  # a rest-of-table player sits away from the slots
-        k = self.k
+            return self.false()  # a rest-of-table player is not one of the slots
+        k, lo, hi = self.k, min(i, j), max(i, j)
+        inner = [st[("alive", x)] for x in range(lo + 1, hi)]             # the seats between, not wrapping
+        outer = [st[("alive", x)] for x in list(range(hi + 1, k)) + list(range(lo))]
+        if self.table is None:
+            rest_away = self.true()
+        else:   # the wrap passes the rest's seats: all of them empty (living) / none of them (seated)
+            rest_away = (self.table.n == k) if not living else \
+                (z3.Sum([st[("rest", r)] for r in self.table.rest] + [z3.IntVal(0, self.ctx)]) == 0)
         if not living:
-            return self.true() if (i - j) % k in (1, k - 1) else self.false()
-        right = [st[("alive", (j + d) % k)] for d in range(1, (i - j) % k)]
-        left = [st[("alive", (j - d) % k)] for d in range(1, (j - i) % k)]
-        return z3.And(st[("alive", i)], z3.Or(z3.Not(z3.Or(right + [self.false()])),
-                                              z3.Not(z3.Or(left + [self.false()]))))
+            if hi - lo == 1:
+                return self.true()
+            return rest_away if (hi - lo == k - 1 and k > 2) else self.false()
+        none_alive = lambda xs: z3.Not(z3.Or(xs + [self.false()]))
+        return z3.And(st[("alive", i)], z3.Or(none_alive(inner), z3.And(rest_away, none_alive(outer))))
 
     def voter(self, st: State, v: int) -> z3.BoolRef:
         """v casts a ballot: alive, or out with a status that keeps the vote (保留投票权)."""

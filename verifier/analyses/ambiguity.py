@@ -8,7 +8,7 @@ from models.encoding.ambiguity import confirm_reading, reading_question, wins_on
 from models.encoding.reach import Move, bounded_trace, move_text
 
 from ..findings import Finding
-from ..narrate import describe_player, describe_value, reason_zh, table_json, table_text
+from ..narrate import describe_player, outcome_text, steps_zh, reason_zh, table_json, table_text
 from .base import Analysis, Context
 from .influence import read_somewhere
 from .pending import trace_skills
@@ -117,7 +117,7 @@ class Ambiguity(Analysis):
                 yield found
                 return
             if factions:
-                yield self._harmless(name, where, f"在界限内无害：开局后 {depth} 步内的合法对局中，"
+                yield self._harmless(name, where, f"在界限内无害：开局后 {steps_zh(depth)}内的合法对局中，"
                                                   f"{'、'.join(options)}几种理解下{'、'.join(factions)}的胜负相同。", True)
                 return
         if not skills:
@@ -132,7 +132,7 @@ class Ambiguity(Analysis):
             # it: an open question a judge should still see, not a harmless one
             yield Finding(kind="unknown", severity="info", verdict="unknown", subjects=(name,),
                           message=f"歧义「{name}」的{'、'.join(options)}几种理解下{users}的结果在某些局面中不同，"
-                                  f"但开局后 {depth + DEEPER} 步内没有合法对局走到这样的局面（更长的对局未检查）。",
+                                  f"但开局后 {steps_zh(depth + DEEPER)}内没有合法对局走到这样的局面（更长的对局未检查）。",
                           message_en=f"The readings of '{name}' differ in some state, but no legal game within "
                                      f"{depth + DEEPER} moves reaches one (longer games were not checked).",
                           locations=where, key=("ambiguity", name))
@@ -164,13 +164,13 @@ class Ambiguity(Analysis):
                 if not trace.answer.sat:
                     continue
                 last = trace.states[-1]
-                size, rest = table_text(world.k, trace.table, last)
+                size, rest = table_text(world.k, trace.table, last, seated=world.vocab.seats)
                 return Finding(
                     kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(name, f),
                     message=f"「{amb['text']}」有多种理解：按「{a}」{f}获胜，按「{b}」则没有。",
                     message_en=f"The ambiguity '{name}' matters: {f} wins under '{a}' and not under '{b}'.",
                     locations=where, key=("ambiguity", name),
-                    scenario={"roles": [describe_player(rs, trace.states[0], k) for k in range(world.k)] + ([rest] if rest else []),
+                    scenario={"roles": [describe_player(rs, trace.states[0], k, dealt=True) for k in range(world.k)] + ([rest] if rest else []),
                               "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即如此"]),
                               "outcomes": [f"按「{a}」：{f}获胜", f"按「{b}」：{f}未获胜"] +
                                           [describe_player(rs, last, k) for k in range(world.k)]},
@@ -188,9 +188,9 @@ class Ambiguity(Analysis):
         name, (a, b) = amb["name"], pair
         ia, ib = game.under
         cast = range(world.k)
-        size, rest = table_text(world.k, game.table, game.start)
-        changed = [describe_value(k, ia[k], world.vocab.causes) for k in game.differing]
-        other = [describe_value(k, ib[k], world.vocab.causes) for k in game.differing]
+        size, rest = table_text(world.k, game.table, game.start, seated=world.vocab.seats)
+        changed = [t for t in outcome_text(rs, game.differing, ia, world.vocab.causes).split("；") if t]
+        other = [t for t in outcome_text(rs, game.differing, ib, world.vocab.causes).split("；") if t]
         tgt = "、".join(f"P{t + 1}" for t in game.binding.targets)
         use = move_text(Move(skill, game.binding, skill.name)) if skill.trigger else \
             f"P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
@@ -200,7 +200,7 @@ class Ambiguity(Analysis):
             message_en=f"The ambiguity '{name}' matters: '{skill.name}' resolves differently under '{a}' and '{b}'.",
             locations=where, key=("ambiguity", name),
             # the cast as dealt when a history leads to the use (the steps tell what happened)
-            scenario={"roles": [describe_player(rs, game.dealt or game.start, i) for i in cast] + ([rest] if rest else []),
+            scenario={"roles": [describe_player(rs, game.dealt or game.start, i, dealt=True) for i in cast] + ([rest] if rest else []),
                       "steps": [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行）"] +
                                _now(rs, game, cast) + [use],
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),

@@ -127,7 +127,7 @@ class Context:
         return "持有" + "".join(parts) + "者"
 
     def skill_text(self, skill: Skill) -> str:
-        return f"{self.owner_name(skill)}的【{skill.name}】"
+        return f"{self.owner_name(skill)}的{skill.shown}"
 
     def external_assumptions(self) -> tuple[str, ...]:
         return tuple(sorted(f"{e['term']}：{e['assumption']}" for e in self.rs.externals))

@@ -108,10 +108,10 @@ class Contradiction(Analysis):
             locations=cx.locs(e.where, skill.where, cx.rs.statuses[status].where), key=(skill.uid, status),
             scenario={"roles": [describe_player(cx.rs, start, i) for i in sorted({0, victim})],
                       "steps": [f"{player(0)} 使用{cx.skill_text(skill)}，目标 {player(victim)}"],
-                      "outcomes": [f"按【{skill.name}】：{player(victim)} {WHAT_ZH[what]}",
+                      "outcomes": [f"按{skill.shown}：{player(victim)} {WHAT_ZH[what]}",
                                    f"按[{status}]：{player(victim)} 不会{WHAT_ZH[what]}"]},
             question=f"{cx.skill_text(skill)}作用于持有[{status}]的角色时，是否生效？",
-            rulings=({"ruling": f"【{skill.name}】优先", "first": skill.name, "then": status, "outcome": f"{WHAT_ZH[what]}"},
+            rulings=({"ruling": f"{skill.shown}优先", "first": skill.name, "then": status, "outcome": f"{WHAT_ZH[what]}"},
                      {"ruling": f"[{status}]优先", "first": status, "then": skill.name, "outcome": f"不{WHAT_ZH[what]}"}),
         )
 
@@ -131,9 +131,9 @@ class Contradiction(Analysis):
             scenario={"roles": [describe_player(cx.rs, start, i) for i in sorted({0, victim})],
                       "steps": [f"{player(0)} 使用{cx.skill_text(skill)}，目标 {player(victim)}",
                                 f"{player(victim)} 的{cx.skill_text(rep)}触发"],
-                      "outcomes": [f"按【{skill.name}】：{player(victim)} 出局",
-                                   f"按【{rep.name}】：{player(victim)} 免于出局"]},
+                      "outcomes": [f"按{skill.shown}：{player(victim)} 出局",
+                                   f"按{rep.shown}：{player(victim)} 免于出局"]},
             question=f"{cx.skill_text(skill)}的目标拥有{cx.skill_text(rep)}时，目标是否出局？",
-            rulings=({"ruling": f"【{skill.name}】优先", "first": skill.name, "then": rep.name, "outcome": "出局"},
-                     {"ruling": f"【{rep.name}】优先", "first": rep.name, "then": skill.name, "outcome": "免于出局"}),
+            rulings=({"ruling": f"{skill.shown}优先", "first": skill.name, "then": rep.name, "outcome": "出局"},
+                     {"ruling": f"{rep.shown}优先", "first": rep.name, "then": skill.name, "outcome": "免于出局"}),
         )

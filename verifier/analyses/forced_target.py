@@ -146,9 +146,9 @@ class ForcedTarget(Contradiction):
             scenario={"roles": roles, "steps": steps, "outcomes": [forced_by, outcome]},
             question=f"被{cx.skill_text(skill)}强制指定目标的角色发动{cx.skill_text(forced)}时，"
                      f"被强制指定的目标不合法怎么办？",
-            rulings=({"ruling": f"【{forced.name}】不能发动", "outcome": f"{player(w)} 本次不能发动【{forced.name}】"},
-                     {"ruling": "无视限制发动", "outcome": f"{player(w)} 以 {player(t)} 为目标发动【{forced.name}】"},
-                     {"ruling": "自由选择目标", "outcome": f"强制失效，{player(w)} 可按【{forced.name}】的规则另选目标"}),
+            rulings=({"ruling": f"{forced.shown}不能发动", "outcome": f"{player(w)} 本次不能发动{forced.shown}"},
+                     {"ruling": "无视限制发动", "outcome": f"{player(w)} 以 {player(t)} 为目标发动{forced.shown}"},
+                     {"ruling": "自由选择目标", "outcome": f"强制失效，{player(w)} 可按{forced.shown}的规则另选目标"}),
             assumptions=tuple(f"{a['about']}：{a['text']}" for a in cx.rs.assumptions
                               if a.get("about") in (skill.name, forced.name)),
         )

@@ -158,19 +158,19 @@ def terminates(rs: Ruleset, cycle: list[Skill], events: list[tuple], breaks: lis
         if s.name in refreshed or "$all" in refreshed or "$chosen" in refreshed:
             continue
         if s.uses and s.uses.get("per") == "game" and "uses" not in into:
-            return f"【{s.name}】全局限用{s.uses['count']}次"
+            return f"{s.shown}全局限用{s.uses['count']}次"
         if set(s.tags) & limited and not {"limited", "uses"} & into:
-            return f"【{s.name}】是限定技"
+            return f"{s.shown}是限定技"
         if s.charges is not None and "uses" not in into:
-            return f"【{s.name}】有次数限制"
+            return f"{s.shown}有次数限制"
         if s.uses and "uses" not in into:
-            return f"【{s.name}】每个时段限用{s.uses['count']}次"
+            return f"{s.shown}每个时段限用{s.uses['count']}次"
     granted = {(e.args or {}).get("status") for s in cycle for e in s.all_effects()
                if e.kind == "grant_status" and isinstance(e.args, dict)}
     for s in cycle:
         spent = _spent_status(s)
         if spent and spent not in granted:
-            return f"【{s.name}】每次都要去除目标的[{spent}]，而它的目标必须持有[{spent}]"
+            return f"{s.shown}每次都要去除目标的[{spent}]，而它的目标必须持有[{spent}]"
     kinds = {e.kind for s in cycle for e in s.all_effects()}
     # each round someone really goes out, unless a member revives, or every step is an
     # "about to go out" that a member of the cycle may prevent
@@ -238,7 +238,7 @@ class Loop(Analysis):
             if not feasible:
                 continue
             names = tuple(dict.fromkeys(s.name for s in skills))
-            chain = " → ".join(f"【{s.name}】" for s in skills + skills[:1])
+            chain = " → ".join(s.shown for s in skills + skills[:1])
             if all(e["event"][0] == "use_skill" for e in edges):
                 broken = sorted({BREAK_WORDS[b] for e in edges for b in e.get("breaks", ()) if b in BREAK_WORDS})
                 message = (f"{chain}：每次结算都可以令目标立即使用下一个技能（目标可以是持有者自己）" +

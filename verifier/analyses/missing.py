@@ -176,7 +176,7 @@ class MissingRule(Analysis):
         if not game.answer.sat:
             return   # no legal game within the depth leaves the pick empty
         who = "、".join(player(t) for t in binding.targets)
-        size, rest = table_text(cx.world.k, game.table, game.dealt)
+        size, rest = table_text(cx.world.k, game.table, game.dealt, seated=cx.world.vocab.seats)
         history = [text for text, _ in game.history]
         start = concrete(game.answer.model, game.s0, cx.world.sorts)
         yield Finding(
@@ -184,7 +184,7 @@ class MissingRule(Analysis):
             message=f"{cx.skill_text(skill)}要求随机选择一名{pick_text(flt)}，但可能没有任何角色符合条件，规则未说明此时如何处理。",
             message_en=f"'{skill.name}' picks a random player from a set that can be empty.",
             locations=cx.locs(e.where, skill.where), key=key,
-            scenario={"roles": [describe_player(rs, game.dealt if history else start, i) for i in range(cx.world.k)]
+            scenario={"roles": [describe_player(rs, game.dealt if history else start, i, dealt=True) for i in range(cx.world.k)]
                       + ([rest] if rest else []),
                       "steps": [(size + "，" if size else "") + ("开局后：" + "；".join(history) if history else "开局后"),
                                 f"{cx.skill_text(skill)}结算（{player(binding.self_slot)}" + (f"，目标 {who}" if who else "")

@@ -10,7 +10,7 @@ from models.encoding.reach import move_json
 from models.encoding.scenarios import confirm_order, order_question
 
 from ..findings import MESSAGE_MAX, Finding
-from ..narrate import (describe_player, describe_value, named_in, player, players_in, reason_zh, relevant, table_json,
+from ..narrate import (describe_player, outcome_text, steps_zh, named_in, player, players_in, reason_zh, relevant, table_json,
                        table_text, window_game_json, witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere, skill_reads, skill_writes
@@ -106,7 +106,7 @@ class OrderDependence(Analysis):
         elif game.answer.status == "unknown":
             yield self._unconfirmed(cx, cand, reason_zh(game.answer.reason))
         else:
-            yield self._unconfirmed(cx, cand, f"开局后 {depth} 步内没有合法对局走到这一情形", bounded=True)
+            yield self._unconfirmed(cx, cand, f"开局后 {steps_zh(depth)}内没有合法对局走到这一情形", bounded=True)
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
         a, b = cand.a.skill, cand.b.skill
@@ -129,12 +129,12 @@ class OrderDependence(Analysis):
                     cast.setdefault(t, "此前的目标")
         # the cast as dealt when a history leads to the window (the steps tell what happened)
         shown = res.dealt if res.history and res.dealt else res.start
-        roles = [f"{describe_player(cx.rs, shown, i, rel, rel_labels)}（{cast[i]}）" for i in sorted(cast)]
-        size, rest = table_text(cx.world.k, res.table, res.start)
+        roles = [f"{describe_player(cx.rs, shown, i, rel, rel_labels, dealt=True)}（{cast[i]}）" for i in sorted(cast)]
+        size, rest = table_text(cx.world.k, res.table, res.start, seated=cx.world.vocab.seats)
         if rest:
             # the rest line counts every seat outside the slots: the slots the story does not
             # use are players too, shown so the table adds up
-            roles += [f"{describe_player(cx.rs, shown, i, rel, rel_labels)}（未参与的玩家）"
+            roles += [f"{describe_player(cx.rs, shown, i, rel, rel_labels, dealt=True)}（未参与的玩家）"
                       for i in range(cx.world.k) if i not in cast]
             roles.append(rest)
         history = [text for text, _ in res.history]
@@ -153,10 +153,10 @@ class OrderDependence(Analysis):
         for u in (cand.a, cand.b):
             tgt = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{cx.skill_text(u.skill)}（{player(u.binding.self_slot)}{'，目标 ' + tgt if tgt else ''}）待结算")
-        diff_ab = "；".join(describe_value(k, res.ab[k], cx.world.vocab.causes) for k in res.differing)
-        diff_ba = "；".join(describe_value(k, res.ba[k], cx.world.vocab.causes) for k in res.differing)
-        outcomes = [f"先结算【{a.name}】再结算【{b.name}】：{diff_ab}",
-                    f"先结算【{b.name}】再结算【{a.name}】：{diff_ba}"]
+        diff_ab = outcome_text(cx.rs, res.differing, res.ab, cx.world.vocab.causes)
+        diff_ba = outcome_text(cx.rs, res.differing, res.ba, cx.world.vocab.causes)
+        outcomes = [f"先结算{a.shown}再结算{b.shown}：{diff_ab}",
+                    f"先结算{b.shown}再结算{a.shown}：{diff_ba}"]
         subjects = tuple(dict.fromkeys([a.name, b.name] + [s.name for s in (u.skill for u in cand.scene)]))
         question = (f"当{cand.how}，{cx.skill_text(a)}与{cx.skill_text(b)}同时待结算时，先结算哪一个？")
         return Finding(
@@ -178,8 +178,8 @@ class OrderDependence(Analysis):
                                           zip(list(cand.scene) + [cand.a, cand.b], _bindings(cand))])
                         if res.dealt else {})},
             question=question,
-            rulings=({"ruling": f"先结算【{a.name}】", "first": a.name, "then": b.name, "outcome": diff_ab},
-                     {"ruling": f"先结算【{b.name}】", "first": b.name, "then": a.name, "outcome": diff_ba}),
+            rulings=({"ruling": f"先结算{a.shown}", "first": a.name, "then": b.name, "outcome": diff_ab},
+                     {"ruling": f"先结算{b.shown}", "first": b.name, "then": a.name, "outcome": diff_ba}),
             assumptions=_assumptions(cx, res.start, cand),
         )
 
@@ -187,7 +187,7 @@ class OrderDependence(Analysis):
         """A candidate of the abstract search the game did not confirm: within the budget
         (bounded: no legal game within the depth reaches it), or not (the budget ran out)."""
         a, b = cand.a.skill, cand.b.skill
-        pair = f"【{a.name}】与【{b.name}】"
+        pair = f"{a.shown}与{b.shown}"
         depth = int(cx.rs.bounds["depth"])
         return Finding(kind="unknown", severity="info" if bounded else "warning", verdict="unknown",
                        subjects=(a.name, b.name),
@@ -198,8 +198,8 @@ class OrderDependence(Analysis):
                        # within the bounds each is clean, and a longer game might still reach it
                        scenario={"roles": [], "steps": [f"{pair}：界限内的对局走不到同时待结算"],
                                  "outcomes": ["界限内无结算顺序问题；更长的对局未检查"]} if bounded else None,
-                       group=(WITHIN_BOUNDS, f"{{n}} 对技能在抽象分析中可能因结算顺序而结果不同，但开局后 {depth} "
-                              f"步内没有合法对局走到这些情形", pair) if bounded else
+                       group=(WITHIN_BOUNDS, f"{{n}} 对技能在抽象分析中可能因结算顺序而结果不同，但开局后 "
+                              f"{steps_zh(depth)}内没有合法对局走到这些情形", pair) if bounded else
                        ("order-unconfirmed", "以下 {n} 对技能的结算顺序可能影响结果，但未能在对局中确认",
                         f"{cx.skill_text(a)}与{cx.skill_text(b)}（{why}）"))
 

@@ -84,13 +84,13 @@ class Setup(Analysis):
                             locations=where, key=("won-at-setup", name))], None
         if not trace.answer.sat:
             return [], {"kind": "none"}
-        size, rest = table_text(cx.world.k, trace.table, trace.states[0])
+        size, rest = table_text(cx.world.k, trace.table, trace.states[0], seated=cx.world.vocab.seats)
         return [Finding(
             kind=self.kind, severity="error", verdict="witnessed", subjects=(name,),
             message=f"{size or '开局'}发牌并结算开局阶段后，{name}的胜利条件已经成立：游戏尚未开始即可判定胜负。",
             message_en=f"The win condition of {name} already holds when setup ends.",
             locations=where, key=("won-at-setup", name),
-            scenario={"roles": [describe_player(cx.rs, trace.states[0], i) for i in range(cx.world.k)] + ([rest] if rest else []),
+            scenario={"roles": [describe_player(cx.rs, trace.states[0], i, dealt=True) for i in range(cx.world.k)] + ([rest] if rest else []),
                       "steps": [f"{size}，发牌" if size else "发牌"] + (trace.steps or ["开局阶段结算完毕"]),
                       "outcomes": [f"{name}已满足胜利条件"]},
             witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),

@@ -66,7 +66,7 @@ class WinCheckOrder:
         tgt = "、".join(f"P{t + 1}" for t in mv.binding.targets)
         use = f"{who} 发动{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         now_t, then_t = "、".join(res.now) or "无人", "、".join(res.then) or "无阵营"
-        size, rest = table_text(world.k, trace.table, trace.states[-1])
+        size, rest = table_text(world.k, trace.table, trace.states[-1], seated=world.vocab.seats)
         event = _AFTER[(skill.trigger or {}).get("event")]
         gone = f"P{dict(mv.binding.others).get('victim', mv.binding.self_slot) + 1}"
         return Finding(
@@ -76,7 +76,7 @@ class WinCheckOrder:
             message_en=f"A going out meets a win while '{skill.name}' answering it would change the winners; "
                        "the text does not say which comes first.",
             locations=cx.locs(skill.where), key=("wincheck", skill.uid),
-            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(world.k)] + ([rest] if rest else []),
+            scenario={"roles": [describe_player(rs, trace.states[0], i, dealt=True) for i in range(world.k)] + ([rest] if rest else []),
                       "steps": [size + "，开局后"] * bool(size) + trace.steps,
                       "outcomes": [f"立即判定胜负：{now_t}获胜，{cx.skill_text(skill)}不发动",
                                    f"先结算（{use}），再判定：满足胜利条件的是{then_t}"]},

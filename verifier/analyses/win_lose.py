@@ -103,11 +103,11 @@ def _witnessed(cx: Context, check, name: str, trace, message: str, message_en: s
     """A finding about a faction witnessed by a game: the cast as dealt, the game, the cast at the end."""
     rs, k = cx.rs, cx.world.k
     last = trace.states[-1]
-    size, rest = table_text(k, trace.table, last)
+    size, rest = table_text(k, trace.table, last, seated=cx.world.vocab.seats)
     return Finding(
         kind=check.kind, severity=check.severity, verdict="witnessed", subjects=(name,),
         message=message, message_en=message_en, locations=cx.locs(rs.factions[name].where), key=key,
-        scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(k)] + ([rest] if rest else []),
+        scenario={"roles": [describe_player(rs, trace.states[0], i, dealt=True) for i in range(k)] + ([rest] if rest else []),
                   "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即满足"]),
                   "outcomes": [outcome] + [describe_player(rs, last, i) for i in range(k)]},
         witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace), "claim": claim},

@@ -13,7 +13,7 @@ from models.encoding.reach import (both_win, bounded_trace, faction_goal, possib
                                    still_inductive)
 
 from ..findings import Finding
-from ..narrate import describe_player, game_json, reason_zh, table_json, table_text
+from ..narrate import describe_player, game_json, reason_zh, steps_zh, table_json, table_text
 from .ambiguity import readers
 from .base import Analysis, Context
 from .influence import reads_of, skill_writes
@@ -79,7 +79,7 @@ class ImpossibleWin(Analysis):
             return split, {"kind": "none"}
         return [Finding(
             kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-            message=f"在 {cx.world.k} 名玩家、{depth} 步内找不到{name}获胜的过程，也未能证明其不可能（{reason_zh(proof.reason or proof.answer.reason)}）。",
+            message=f"在 {cx.world.k} 名玩家、{steps_zh(depth)}内找不到{name}获胜的过程，也未能证明其不可能（{reason_zh(proof.reason or proof.answer.reason)}）。",
             message_en=f"No win of {name} within bounds, and no proof it is impossible.",
             locations=cx.locs(f.where), key=("win", name),
         )], {"kind": "none"}
@@ -210,13 +210,13 @@ class SimultaneousWin(Analysis):
         if not trace.answer.sat:
             return [], None
         last = trace.states[-1]
-        size, rest = table_text(cx.world.k, trace.table, last)
+        size, rest = table_text(cx.world.k, trace.table, last, seated=cx.world.vocab.seats)
         return [Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(a, b),
             message=f"{a}与{b}的胜利条件可以同时成立{'（' + size + '）' if size else ''}，而规则没有给出二者的判胜优先级。",
             message_en=f"{a} and {b} can both meet their win conditions at once, with no priority.",
             locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=(a, b),
-            scenario={"roles": [describe_player(rs, trace.states[0], i) for i in range(cx.world.k)] + ([rest] if rest else []),
+            scenario={"roles": [describe_player(rs, trace.states[0], i, dealt=True) for i in range(cx.world.k)] + ([rest] if rest else []),
                       "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即满足"]),
                       "outcomes": [f"此时{a}与{b}同时满足胜利条件"] +
                                   [describe_player(rs, last, i) for i in range(cx.world.k)]},

@@ -1,0 +1,53 @@
+"""Reports show the text's names: an entry the encoding split off a skill is shown as that
+skill (with its lines), and an outcome leaves out values of elements the post never names
+when a value it names differs too."""
+from __future__ import annotations
+
+from inline_rulesets import load_inline
+from verifier.narrate import clip, outcome_text
+
+SOURCE = "# 来源: fixture | 作者: tests\n甲身份：夜晚可使用【强击】使目标获得[护盾]。\nPS：强击每晚限一次。\n"
+
+
+def _raw(extra_skills: list[dict]) -> dict:
+    return {
+        "schema": "ruleset/v1", "id": "shown", "title": "名称", "author": "tests", "source": "source.txt",
+        "phases": [{"name": "夜晚", "src": 2}],
+        "factions": [{"name": "甲阵营", "src": 2, "lose": {"none": {"alive": True, "faction": "甲阵营"}}}],
+        "statuses": [{"name": "护盾", "src": 2, "blocks": []}, {"name": "护盾计时", "src": 2, "blocks": []}],
+        "counters": [{"name": "强击计数", "src": 2, "scope": "per_player", "initial": 0}],
+        "roles": [{"name": "甲身份", "src": 2, "faction": "甲阵营", "skills": [
+            {"name": "强击", "src": 2, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
+             "effects": [{"grant_status": {"who": "target", "status": "护盾"}}]}] + extra_skills}],
+    }
+
+
+def _skill(name: str, **more) -> dict:
+    return {"name": name, "src": [2, 3], "timing": [], "trigger": {"event": "phase_start", "phase": "夜晚"},
+            "effects": [{"counter": {"name": "强击计数", "op": "add", "value": 1, "who": "self"}}], **more}
+
+
+def test_split_off_entries_show_the_texts_name():
+    rs = load_inline(_raw([_skill("强击(计数)"), _skill("强击·到期"), _skill("乙计数", part_of="PS"),
+                           _skill("丙计数")]), SOURCE)
+    shown = {s.name: s.shown for s in rs.skills}
+    assert shown["强击"] == "【强击】"
+    assert shown["强击(计数)"] == "【强击】（第2、3行）"
+    assert shown["强击·到期"] == "【强击】（第2、3行）"
+    assert shown["乙计数"] == "【PS】（第2、3行）"
+    # no text name to show: its own name stays (an undefined name is never made up)
+    assert shown["丙计数"] == "【丙计数】"
+
+
+def test_outcomes_leave_out_made_up_names_when_a_named_value_differs():
+    rs = load_inline(_raw([]), SOURCE)
+    both = [("counter", "强击计数", 0), ("status", 1, "护盾")]
+    assert outcome_text(rs, both, {both[0]: 1, both[1]: True}) == "P2 持有[护盾]"
+    # only a made-up value differs: it is still told (an outcome is never empty)
+    alone = [("counter", "强击计数", 0)]
+    assert outcome_text(rs, alone, {alone[0]: 1}) == "P1 的强击计数 = 1"
+
+
+def test_a_clipped_quote_leaves_no_bracket_open():
+    assert clip("可选择其中一个技能获得（若选中的是甲的技能，则改为获得乙的技能）", 30) == "可选择其中一个技能获得…"
+    assert clip("短句", 30) == "短句"
