@@ -211,8 +211,27 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
     if not ans.sat:
         return Game(ans, s0, payload)
     t = next(i for i, c in enumerate(at) if z3.is_true(ans.model.eval(c, model_completion=True)))
+    ans, t = _shortest(solver, u, query[:-1], at, ans, t, purpose)
     return Game(ans, s0, payload, history_of(ans.model, u, t), concrete(ans.model, u.states[0], world.sorts),
                 composition(ans.model, u.table) if u.table else None)
+
+
+def _shortest(solver: Solver, u, base: list, at: list, ans: Answer, t: int, purpose: str) -> tuple[Answer, int]:
+    """A history a judge reads without steps that change nothing: while some move of the found
+    history can be left out (the others, in their order, still lead to the situation), it is.
+    Each try pins the moves, a small question; one the budget does not decide keeps the move."""
+    idx = lambda a, i: a.model.eval(u.sels[i], model_completion=True).as_long()   # noqa: E731
+    moves = [idx(ans, i) for i in range(t)]
+    j = 0
+    while j < len(moves) and len(moves) > 1:   # the game as dealt was asked already
+        keep = moves[:j] + moves[j + 1:]
+        pinned = [u.sels[i] == mv for i, mv in enumerate(keep)]
+        got = solver.check(base + pinned + [at[len(keep)]], f"{purpose}-shorter", rlimit=solver.rlimit)
+        if got.sat:
+            ans, moves = got, keep
+        else:
+            j += 1
+    return ans, len(moves)
 
 
 def _decoded(world: World, ans: Answer, s0: State, pre: State, ab: State, ba: State, keys: list) -> OrderResult:
