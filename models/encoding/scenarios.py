@@ -507,6 +507,14 @@ class _FreeRest:
         self.constraints = [self.n >= lo, self.n <= hi, self.n >= world.k]
         self.added: dict = {}   # key -> (its variable, the slot terms that key it, kept alive)
 
+    def all_out(self, st: State) -> z3.BoolRef:
+        """Whether every player outside the slots is out: either, in a question over every state."""
+        alive = [t for key, t in sorted(st.terms.items(), key=lambda kv: repr(kv[0])) if key[0] == "alive"]
+        key = ("all_out", tuple(t.get_id() for t in alive))   # as the count: one per state of the slots
+        if key not in self.added:
+            self.added[key] = (z3.Bool(f"probe|table|all_out|{len(self.added)}", self.n.ctx), alive)
+        return self.added[key][0]
+
     def adds(self, sem: Semantics, f: dict, b: dict, st: State) -> z3.ArithRef:
         slots = [sem.filter(f, i, b, st) for i in range(sem.k)]
         key = (repr(f), repr(sorted(b.items(), key=repr)), tuple(t.get_id() for t in slots))

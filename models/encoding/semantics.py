@@ -216,8 +216,7 @@ class Semantics:
         if self.table is None:
             rest_away = self.true()
         else:   # the wrap passes the rest's seats: all of them empty (living) / none of them (seated)
-            rest_away = (self.table.n == k) if not living else \
-                (z3.Sum([st[("rest", r)] for r in self.table.rest] + [z3.IntVal(0, self.ctx)]) == 0)
+            rest_away = (self.table.n == k) if not living else self.table.all_out(st)
         if not living:
             if hi - lo == 1:
                 return self.true()

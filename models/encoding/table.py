@@ -43,6 +43,11 @@ class Table:
         return out
 
 
+    def all_out(self, st: State) -> z3.BoolRef:
+        """No player outside the slots is alive (their seats are skipped as empty)."""
+        return z3.Sum([st[("rest", r)] for r in self.rest] + [z3.IntVal(0, self.n.ctx)]) == 0
+
+
 REST_BASE = 1000   # a rest player's index: beyond every slot
 
 
