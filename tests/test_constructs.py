@@ -321,3 +321,25 @@ def test_an_item_only_its_takers_can_hold(to, restricted):
     st = world.state()
     held_by_b = [st[("item", "卡")] == 1, st[("role", 1)] == world.sorts.roles["乙"]]
     assert holds(world, world.realizable(st) + held_by_b, z3.BoolVal(True, world.ctx)) is (not restricted)
+
+
+def test_seats_at_a_larger_table_in_every_analysis():
+    """The abstract search (a free rest of the table) and the game (a dealt rest) both read
+    seats at a table larger than the slots."""
+    from verifier.engine import check
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 2} for r in ("甲", "乙")]
+    roles[0]["skills"] = [{"name": "邻击", "src": 2, "timing": ["夜晚"],
+                           "targets": {"min": 1, "max": 1, "filter": {"neighbour_of": {"of": "self", "living": True}}},
+                           "effects": [{"out": {"who": "target"}}]}]
+    roles[1]["skills"] = [{"name": "邻护", "src": 2, "timing": ["夜晚"],
+                           "targets": {"min": 1, "max": 1, "filter": {"neighbour_of": "self"}},
+                           "effects": [{"prevent_out": {"who": "target"}}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": K, "depth": 2}, "setup": {"src": 2, "players": {"min": 5, "max": 6, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 2}, {"name": "白天", "src": 2}],
+           "factions": [{"name": "甲阵营", "src": 2}, {"name": "乙阵营", "src": 2}], "roles": roles}
+    report = check(_load(raw)).to_json()
+    for f in report["findings"]:
+        for line in (f.get("scenario") or {}).get("roles") or []:
+            if line.startswith("其余"):
+                assert "其余玩家坐在" in line   # a story at the larger table says where everyone sits
