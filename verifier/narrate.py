@@ -11,7 +11,7 @@ def player(i: int) -> str:
 
 def steps_zh(n: int) -> str:
     """The bound of a game, with what one step is: the traces count moves, not days."""
-    return f"{n} 步（一步为一次技能发动或触发、一次投票出局或进入下一天）"
+    return f"{n} 步（发动或触发技能、投票出局、进入下一天各算一步）"
 
 
 _PAIRS = {"（": "）", "(": ")", "“": "”", "「": "」", "【": "】", "[": "]", "《": "》"}
@@ -52,7 +52,7 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     items = sorted(it for it in rs.items if st.get(("item", it)) == i)
     if items:
         parts.append("持有" + "、".join(items) + (_item_origin(rs, items) if dealt else ""))
-    every = _labels_of_everyone(rs)
+    every = labels_of_everyone(rs)
     labels = sorted(lab for lab in rs.labels if st.get(("label", i, lab)) and lab not in every
                     and (relevant_labels is None or lab in relevant_labels))
     if labels:
@@ -63,7 +63,7 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     return "，".join(parts)
 
 
-def _labels_of_everyone(rs: Ruleset) -> set[str]:
+def labels_of_everyone(rs: Ruleset) -> set[str]:
     """Labels every identity's card carries (an encoding's holder of per-player bookkeeping,
     such as 角色): they tell a judge nothing about this player, so a cast line leaves them out."""
     cards = [_dealt_labels(rs, name) for name, r in rs.roles.items() if not r.created and r.count != 0]

@@ -38,6 +38,12 @@ def _mentions(x, words: set[str]) -> bool:
     return False
 
 
+def reads_seats(skill) -> bool:
+    """The skill's targets, condition or effects speak of seats (neighbours)."""
+    parts = [skill.targets, skill.condition] + [[e.args, e.guard] for e in skill.all_effects()]
+    return _mentions(parts, SEAT_WORDS)
+
+
 @dataclass
 class Sorts:
     ctx: z3.Context

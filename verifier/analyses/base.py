@@ -9,6 +9,7 @@ from models.encoding.solver import Solver
 from models.encoding.world import World
 
 from ..findings import Finding, Location
+from ..narrate import labels_of_everyone
 
 
 @dataclass
@@ -123,6 +124,8 @@ class Context:
         if skill.owner_role:
             return skill.owner_role
         owner = skill.owner or {}
+        if set(owner) == {"label"} and owner["label"] in labels_of_everyone(self.rs):
+            return "每名角色"   # a label every card carries: the skill is everyone's
         parts = [f"[{v}]" if k in ("label", "status") else str(v) for k, v in sorted(owner.items())]
         return "持有" + "".join(parts) + "者"
 

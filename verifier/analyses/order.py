@@ -8,6 +8,7 @@ from typing import Iterator
 
 from models.encoding.reach import move_json
 from models.encoding.scenarios import confirm_order, order_question
+from models.encoding.sorts import reads_seats
 
 from ..findings import MESSAGE_MAX, Finding
 from ..narrate import (describe_player, outcome_text, steps_zh, named_in, player, players_in, reason_zh, relevant, table_json,
@@ -130,7 +131,8 @@ class OrderDependence(Analysis):
         # the cast as dealt when a history leads to the window (the steps tell what happened)
         shown = res.dealt if res.history and res.dealt else res.start
         roles = [f"{describe_player(cx.rs, shown, i, rel, rel_labels, dealt=True)}（{cast[i]}）" for i in sorted(cast)]
-        size, rest = table_text(cx.world.k, res.table, res.start, seated=cx.world.vocab.seats)
+        seated = any(reads_seats(sk) for sk in [a, b] + [u.skill for u in cand.scene] + [mv.skill for _, mv in res.history if mv.skill])
+        size, rest = table_text(cx.world.k, res.table, res.start, seated=seated)
         if rest:
             # the rest line counts every seat outside the slots: the slots the story does not
             # use are players too, shown so the table adds up
