@@ -964,6 +964,8 @@ def gains_text(m, u: Unrolled, before: State, after: State) -> str:
             if now != was and 0 <= now < world.k:
                 told.append(f"P{now + 1} 获得{key[1]}")
     told = list(dict.fromkeys(told))
+    # a part of a skill (【X】（第n行）) goes without saying when X itself is told
+    told = [x for x in told if "】（第" not in x or x.split("】（第")[0] + "】" not in told]
     return f"（{'；'.join(told)}）" if told else ""
 
 

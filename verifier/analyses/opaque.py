@@ -23,8 +23,9 @@ class OpaqueInteraction(Analysis):
         for s in cx.rs.skills:
             if not s.is_opaque:
                 continue
-            partners = sorted({o.shown for o in cx.rs.skills if o is not s and share_state(cx.world, s, o)
-                               and (windows_of(cx.rs, s) & windows_of(cx.rs, o) or not s.timing or not o.timing)})
+            partners = list(dict.fromkeys(o.shown for o in sorted(cx.rs.skills, key=lambda x: x.name)
+                                          if o is not s and share_state(cx.world, s, o)
+                                          and (windows_of(cx.rs, s) & windows_of(cx.rs, o) or not s.timing or not o.timing)))
             texts = [e.args.get("text", "") for e in s.all_effects() if e.kind == "opaque" and isinstance(e.args, dict)]
             yield Finding(
                 kind=self.kind, severity="info", verdict="unknown", subjects=(s.name,),
