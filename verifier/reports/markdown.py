@@ -19,7 +19,7 @@ LABELS: dict[str, dict[str, str]] = {
            "graph_missing": "未能载入规则目录，无法绘制技能交互图。",
            "legend_trigger": "触发（效果产生另一技能监听的事件）", "legend_conflict": "冲突（结算顺序/矛盾）",
            "legend_loop": "无限触发循环", "legend_opaque": "含不透明效果的技能", "legend_extra": "状态等非技能元素",
-           "bounds_text": "{players} 名玩家槽位，深度 {depth}，rlimit {rlimit}",
+           "bounds_text": "{players} 名玩家槽位，开局后至多 {depth} 步（发动或触发技能、投票出局、进入下一天各算一步），rlimit {rlimit}",
            "coverage_text": "技能 {semantic}/{skills} 完全语义化（{semantic_percent}%），段落 {mapped}/{passages} 已映射"},
     "en": {"heading": "Verification report: {title} ({id})", "sep": ": ",
            "ruleset": "Ruleset", "source": "Source", "bounds": "Bounds",

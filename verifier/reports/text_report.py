@@ -30,7 +30,7 @@ LABELS = {
     "zh": {"ruleset": "规则", "source": "原帖", "bounds": "界限", "roles": "角色", "steps": "步骤", "outcomes": "结果",
            "assumptions": "假设", "see": "另见", "suppressed": "已抑制", "new": "新", "more_lines": "另 {n} 行", "same": "同上一条，第 {lines} 行",
            "more_items": "另 {n} 项", "more_assumptions": "另 {n} 条", "details_hint": "（--details 显示完整场景：角色、步骤、结果）",
-           "bounds_text": "{players} 名玩家槽位，深度 {depth}，rlimit {rlimit}",
+           "bounds_text": "{players} 名玩家槽位，开局后至多 {depth} 步（发动或触发技能、投票出局、进入下一天各算一步），rlimit {rlimit}",
            "coverage": "覆盖：技能 {semantic}/{skills} 完全语义化（{semantic_percent}%），段落 {mapped}/{passages} 已映射",
            "collapsed": "编码采用的假设 {n} 条（原文未说明之处如何解读；--all 逐条列出）：",
            "none": "未发现问题。", "summary": "结果：", "sep": "，", "unknown": "未知", "of_which": "（其中假设 {n}）"},
