@@ -10,7 +10,7 @@ takes none it took that day or the day before, a skill limited per day/phase is 
 count between two new days (all holders together when shared), a skill with a timing and no stated
 limit once in each of its phases a day, one vote-out a day, skill uses
 (and vote-outs, when the text gives the vote its phase; and triggers on a phase's start or end,
-which fire once a day for each holder) of a day follow the order of their phases,
+which fire once a day for each holder, before or after that phase's actions) of a day follow the order of their phases,
 no vote-out comes before the first day whose vote puts anyone out (voting.first_out_day), a trigger answering a going out comes right
 after it, and a trigger on a faction's elimination right after the move that left it with nobody alive. Free values the engine leaves open (opaque conditions, chances) are tried every way.
 A skill used in a phase was held before that day's earlier moves of the phase (a judge collects
@@ -46,17 +46,21 @@ def _phase_event(skill) -> str | None:
 
 
 def _day_rank(rs, skill) -> int | None:
+    """The place in the day: a phase's start triggers, then its actions, then its end triggers."""
     if _phase_event(skill):
-        return _phases_rank(rs, [_phase_event(skill)])
+        r = _phases_rank(rs, [_phase_event(skill)])
+        return None if r is None else 3 * r + (0 if skill.trigger["event"] == "phase_start" else 2)
     if not skill.timing or skill.trigger:
         return None
-    return _phases_rank(rs, skill.timing)
+    r = _phases_rank(rs, skill.timing)
+    return None if r is None else 3 * r + 1
 
 
 def _vote_rank(rs) -> int | None:
     """A vote-out's place in the day, when the YAML gives the vote a phase (voting.phase)."""
     phase = (rs.raw.get("voting") or {}).get("phase")
-    return _phases_rank(rs, [phase]) if phase else None
+    r = _phases_rank(rs, [phase]) if phase else None
+    return None if r is None else 3 * r + 1
 
 
 def _phases_rank(rs, phases) -> int | None:
@@ -256,7 +260,8 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                             ({("redir", i): i for i in range(k)} if it.redirects else {}))
         prev = mv
     st = st.set({("game_day",): today})   # a window after the moves is on their last day
-    return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began, "done": done}
+    return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began, "done": done,
+                "before_last": before_prev}
 
 
 def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
@@ -266,6 +271,16 @@ def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
     earlier moves of the same phase (a judge collects a phase's actions when it begins). The
     state after the moves is the witness's window start."""
     by_uid = {s.uid: s for s in rs.skills}
+    for use in w["game"]["window"]:
+        # a trigger answering a going out resolves right after the move that made it
+        event = (by_uid[use["skill"]].trigger or {}).get("event")
+        if event in ("went_out", "killed", "about_to_go_out"):
+            victim, before = use["others"].get("victim", use["self"]), today["before_last"]
+            key = "dying" if event == "about_to_go_out" else "alive"
+            fresh = before is not None and (not before[(key, victim)] and st[(key, victim)] if key == "dying"
+                                            else before[(key, victim)] and not st[(key, victim)])
+            if not fresh:
+                raise Illegal(f"{by_uid[use['skill']].name} does not answer the going out of the last move")
     start = {key_from_json(k): v for k, v in w["start"].items()}
     known = set(it.keys)
     # the ballots of a vote are the voters' free choice (the replay's vote-out does not cast

@@ -703,10 +703,16 @@ def _rank(rs, mv: Move) -> int | None:
     """The place in the day of the move's skill, or of a vote-out when the text gives the
     vote its phase (voting.phase); None: other moves."""
     if mv.label in ("vote", "vote-rest") and (rs.voting or {}).get("phase"):
-        return _phase_rank(rs, [rs.voting["phase"]])
+        return _in_phase(_phase_rank(rs, [rs.voting["phase"]]), 1)
     if mv.skill is not None and _phase_trigger(mv.skill):
-        return _phase_rank(rs, [mv.skill.trigger["phase"]])
+        # a phase's start comes before its actions, its end after them
+        return _in_phase(_phase_rank(rs, [mv.skill.trigger["phase"]]), 0 if mv.skill.trigger["event"] == "phase_start" else 2)
     return _skill_rank(rs, mv.skill) if mv.skill is not None else None
+
+
+def _in_phase(phase: int | None, moment: int) -> int | None:
+    """A place in the day: a phase's start (0), its actions (1), its end (2)."""
+    return None if phase is None else 3 * phase + moment
 
 
 def _phase_trigger(skill: Skill) -> bool:
@@ -719,7 +725,7 @@ def _skill_rank(rs, skill: Skill) -> int | None:
     """Its earliest window, in the order the text gives the phases (None: no timing, e.g. triggers)."""
     if not skill.timing or skill.trigger:
         return None
-    return _phase_rank(rs, skill.timing)
+    return _in_phase(_phase_rank(rs, skill.timing), 1)
 
 
 def _phase_rank(rs, phases) -> int | None:

@@ -176,7 +176,7 @@ class Game:
 
 
 def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: list, purpose: str,
-            window: list[Use] = ()) -> Game:
+            window: list[Use] = (), answers_last_move: bool = False) -> Game:
     """Is there a state s0, reached from a legal deal at the stated table by at most depth
     legal moves with nobody having won, where build(s0)'s constraints hold? build(s0) -> (constraints,
     payload) runs at the table (counts take in the rest); a payload that is an answer already
@@ -199,7 +199,8 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
         # a condition on the day's number reads the day of the state the situation arises in
         on_day = [[game_day(world) == u.days[t]] if world.sem.reads_day else [] for t in range(len(u.states))]
         at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)] + on_day[t] +
-                     ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []))
+                     ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []) +
+                     ([_just_went_out(window, u.states, t)] if answers_last_move else []))
               for t, st in enumerate(u.states)]
         query = u.constraints + cs + [z3.Or(at)]
         budget = solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET)
@@ -214,6 +215,24 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
     ans, t = _shortest(solver, u, query[:-1], at, ans, t, purpose)
     return Game(ans, s0, payload, history_of(ans.model, u, t), concrete(ans.model, u.states[0], world.sorts),
                 composition(ans.model, u.table) if u.table else None)
+
+
+def _just_went_out(window: list[Use], states: list, t: int) -> z3.BoolRef:
+    """A window of triggers answering a going out comes right after the move that made it: each
+    trigger's victim was alive (not yet about to go out) before the last move and is out (about
+    to go out) after it. The dealt game has had no going out."""
+    parts = []
+    for w in window:
+        event = (w.skill.trigger or {}).get("event")
+        if event not in ("went_out", "killed", "about_to_go_out"):
+            continue
+        if t == 0:
+            return z3.BoolVal(False, states[0][("alive", 0)].ctx)
+        victim = dict(w.binding.others).get("victim", w.binding.self_slot)
+        key = "dying" if event == "about_to_go_out" else "alive"
+        was, now = states[t - 1][(key, victim)], states[t][(key, victim)]
+        parts.append(z3.And(z3.Not(was), now) if key == "dying" else z3.And(was, z3.Not(now)))
+    return z3.And(parts + [z3.BoolVal(True, states[0][("alive", 0)].ctx)])
 
 
 def _shortest(solver: Solver, u, base: list, at: list, ans: Answer, t: int, purpose: str) -> tuple[Answer, int]:
@@ -575,7 +594,7 @@ def empty_pick_in_game(world: World, solver: Solver, use: Use, flt: dict, guard,
             return _nobody_to_pick(world, s0, use, flt, guard), ()
         except Unbound as exc:
             return [], Answer("unknown", reason=f"unbound:{exc}")
-    return in_game(world, solver, build, depth, skills, "pick-game", window=[use])
+    return in_game(world, solver, build, depth, skills, "pick-game", window=[use], answers_last_move=True)
 
 
 def conflict_at_effect(world: World, solver: Solver, use: Use, effect, victim: int, status: str | None,
