@@ -109,7 +109,19 @@ def active_pairs(rs: Ruleset, world: World) -> Iterator[Candidate]:
             cast = {sa: f"{a.name}的使用者", sb: f"{b.name}的使用者"}
             for t in ua.binding.targets + ub.binding.targets:
                 cast.setdefault(t, "目标")
-            yield Candidate(ua, ub, (), Pin(), common[0], tuple(sorted(cast.items())), how)
+            yield Candidate(ua, ub, (), Pin(), common[0], tuple(sorted(cast.items())), _how(ua.binding, ub.binding))
+
+
+def _how(a: Binding, b: Binding) -> str:
+    """How two uses meet, told from their targets (a skill without targets names nobody)."""
+    ta, tb = set(a.targets), set(b.targets)
+    if ta & tb:
+        return "两人对同一名角色使用技能"
+    if b.self_slot in ta and a.self_slot in tb:
+        return "两人互相以对方为目标"
+    if b.self_slot in ta or a.self_slot in tb:
+        return "一人以另一人为目标，后者同时对第三人使用技能" if (ta and tb) else "一人以另一人为目标，后者同时使用技能"
+    return "两人在同一时段使用技能"
 
 
 def _filled(skill: Skill, user: int, targets: tuple[int, ...], k: int, involved: set[int]) -> tuple[int, ...]:
