@@ -343,3 +343,28 @@ def test_seats_at_a_larger_table_in_every_analysis():
         for line in (f.get("scenario") or {}).get("roles") or []:
             if line.startswith("其余"):
                 assert "其余玩家坐在" in line   # a story at the larger table says where everyone sits
+
+
+def test_a_neighbour_read_in_a_confirmed_use_is_anchored_at_an_inner_slot():
+    """At a table larger than the slots the first and the last slot sit beside players the
+    engine does not name: a use reading neighbours is confirmed anchored at an inner slot."""
+    from models.encoding.reach import inner_bindings, seat_anchors
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 2} for r in ("甲", "乙")]
+    one = {"min": 1, "max": 1, "filter": {"alive": True}}
+    roles[0]["skills"] = [
+        {"name": "照邻", "src": 2, "timing": ["夜晚"], "targets": one,
+         "effects": [{"grant_status": {"who": {"neighbour_of": "target"}, "status": "光"}}]},
+        {"name": "护邻", "src": 2, "timing": ["夜晚"],
+         "effects": [{"grant_status": {"who": {"neighbour_of": {"of": "self", "living": True}}, "status": "光"}}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": K, "depth": 2}, "setup": {"src": 2, "players": {"min": 5, "max": 6, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 2}], "statuses": [{"name": "光", "src": 2, "blocks": []}],
+           "factions": [{"name": "甲阵营", "src": 2}, {"name": "乙阵营", "src": 2}], "roles": roles}
+    rs = _load(raw)
+    world = World(rs, K)
+    by_target, by_self = rs.skills[0], rs.skills[1]
+    got = inner_bindings(world, by_target)
+    assert got and all(b.self_slot == 0 and all(0 < t < K - 1 for t in b.targets) for b in got)
+    assert seat_anchors(by_target, got[0]) == set(got[0].targets)
+    got = inner_bindings(world, by_self)
+    assert got and all(b.self_slot == 1 for b in got)

@@ -13,7 +13,7 @@ import z3
 
 from ..domain import Skill
 from .decode import concrete
-from .reach import bindings_for, faction_goal, game_over, history_of, quiet_days_text, unrolled, window_follows
+from .reach import bindings_for, faction_goal, inner_bindings, game_over, history_of, quiet_days_text, unrolled, window_follows
 from .scenarios import _shared, matters
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -94,7 +94,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     goals = []
     with at_table(world, u.table):
         for t, st in enumerate(u.states):
-            for b in bindings_for(world, skill, [0]):
+            for b in inner_bindings(world, skill):
                 try:
                     d, si, sj, keys = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome)
                 except Unbound:

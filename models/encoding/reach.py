@@ -81,6 +81,46 @@ def bindings_for(world: World, skill: Skill, self_slots: range | list[int]) -> l
     return out
 
 
+def seat_anchors(skill: Skill, binding: Binding) -> set[int] | None:
+    """The slots whose neighbours the skill reads (neighbour_of self / target); None when it
+    reads the neighbours of someone else too (a filter), so the slots cannot be told."""
+    found: set[int] = set()
+    unknown = False
+
+    def walk(x) -> None:
+        nonlocal unknown
+        if isinstance(x, dict):
+            for key, v in x.items():
+                if key == "neighbour_of":
+                    of = v.get("of") if isinstance(v, dict) else v
+                    if of == "self":
+                        found.add(binding.self_slot)
+                    elif of == "target":
+                        found.update(binding.targets)
+                    else:
+                        unknown = True
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk([skill.targets, skill.condition] + [[e.args, e.guard] for e in skill.all_effects()])
+    return None if unknown else found
+
+
+def inner_bindings(world: World, skill: Skill) -> list[Binding]:
+    """Bindings of a use whose seat reads stay among the slots: at a table larger than the
+    slots the rest sit beside the first and the last slot, and the engine does not know who
+    they are, so a neighbour read anchored there is left to an inner slot (the user in slot 0,
+    else in slot 1; every binding when the reads cannot be told or nothing else is left)."""
+    every = bindings_for(world, skill, [0])
+    rng = players_range(world.rs)
+    if not world.vocab.seats or rng is None or rng[1] <= world.k:
+        return every
+    inner = lambda b: (a := seat_anchors(skill, b)) is None or all(0 < x < world.k - 1 for x in a)  # noqa: E731
+    return [b for b in every if inner(b)] or [b for b in bindings_for(world, skill, [1]) if inner(b)] or every
+
+
 @dataclass
 class Move:
     skill: Skill | None
