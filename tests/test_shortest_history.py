@@ -5,7 +5,7 @@ from __future__ import annotations
 import z3
 
 from models.encoding import reach
-from models.encoding.scenarios import _shortest
+from models.encoding.scenarios import shortest
 from models.encoding.solver import Solver
 from models.encoding.world import World
 
@@ -26,6 +26,6 @@ def test_moves_that_change_nothing_are_left_out():
     padded = [u.sels[0] == day, u.sels[1] == recruit, u.sels[2] == day]
     ans = solver.check(u.constraints + padded + [at[3]], "padded")
     assert ans.sat
-    short, t = _shortest(solver, u, list(u.constraints), at, ans, 3, "test")
+    short, t = shortest(solver, u, list(u.constraints), at, ans, 3, "test")
     assert t == 1
     assert short.model.eval(u.sels[0], model_completion=True).as_long() == recruit

@@ -14,7 +14,7 @@ import z3
 from ..domain import Skill
 from .decode import concrete
 from .reach import bindings_for, faction_goal, inner_bindings, game_over, history_of, quiet_days_text, unrolled, window_follows
-from .scenarios import _shared, matters
+from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import State
@@ -113,6 +113,10 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     ans = solver.check_retrying(query, "reading-game", solver.rlimit * CONFIRM_BUDGET)
     if not ans.sat:
         return ReadingResult(ans)
+    # the history without moves that change nothing (each goal pinned to its own step)
+    at = [z3.Or([g for s, _, g, _, _, _ in goals if s == t] + [z3.BoolVal(False, world.ctx)]) for t in range(len(u.states))]
+    first = next(t for t in range(len(u.states)) if z3.is_true(ans.model.eval(at[t], model_completion=True)))
+    ans, _ = shortest(solver, u, u.constraints + [var == i], at, ans, first, "reading-game")
     m = ans.model
     for t, b, g, si, sj, keys in goals:
         if z3.is_true(m.eval(g, model_completion=True)):

@@ -212,7 +212,7 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
     if not ans.sat:
         return Game(ans, s0, payload)
     t = next(i for i, c in enumerate(at) if z3.is_true(ans.model.eval(c, model_completion=True)))
-    ans, t = _shortest(solver, u, query[:-1], at, ans, t, purpose)
+    ans, t = shortest(solver, u, query[:-1], at, ans, t, purpose)
     return Game(ans, s0, payload, history_of(ans.model, u, t), concrete(ans.model, u.states[0], world.sorts),
                 composition(ans.model, u.table) if u.table else None)
 
@@ -235,7 +235,7 @@ def _just_went_out(window: list[Use], states: list, t: int) -> z3.BoolRef:
     return z3.And(parts + [z3.BoolVal(True, states[0][("alive", 0)].ctx)])
 
 
-def _shortest(solver: Solver, u, base: list, at: list, ans: Answer, t: int, purpose: str) -> tuple[Answer, int]:
+def shortest(solver: Solver, u, base: list, at: list, ans: Answer, t: int, purpose: str) -> tuple[Answer, int]:
     """A history a judge reads without steps that change nothing: while some move of the found
     history can be left out (the others, in their order, still lead to the situation), it is.
     Each try pins the moves, a small question; one the budget does not decide keeps the move."""
@@ -245,7 +245,7 @@ def _shortest(solver: Solver, u, base: list, at: list, ans: Answer, t: int, purp
     while j < len(moves) and len(moves) > 1:   # the game as dealt was asked already
         keep = moves[:j] + moves[j + 1:]
         pinned = [u.sels[i] == mv for i, mv in enumerate(keep)]
-        got = solver.check(base + pinned + [at[len(keep)]], f"{purpose}-shorter", rlimit=solver.rlimit)
+        got = solver.check(base + pinned + [at[len(keep)]], f"{purpose}-shorter", rlimit=solver.rlimit * CONFIRM_DEAL_BUDGET)
         if got.sat:
             ans, moves = got, keep
         else:
