@@ -15,7 +15,7 @@ from .solver import Answer, Solver
 from .sorts import State, cause_index
 from .quiet import answers_going_out, on_own_going_out, quiet_identities
 from .table import Table, at_table, composition, deal_table, players_range
-from .world import Binding, World
+from .world import Binding, World, mentions_target
 
 
 def uses_words(skill: Skill) -> set[str]:
@@ -911,7 +911,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         day += mv.label == "day"
-        steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1]))
+        steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
         moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
@@ -991,17 +991,82 @@ def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
         mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
         day += mv.label == "day"
         out.append((move_text(mv, day) + ballots_text(m, u, mv, u.states[t + 1])
-                    + gains_text(m, u, u.states[t], u.states[t + 1]), mv))
+                    + gains_text(m, u, u.states[t], u.states[t + 1], mv), mv))
     return out
 
 
-def gains_text(m, u: Unrolled, before: State, after: State) -> str:
+def _option_names(rs, option: list) -> list[tuple[str, str]]:
+    """(kind, name) of the roles, skills and statuses an option of a choose names."""
+    out: list[tuple[str, str]] = []
+
+    def walk(x, key=None) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(v, k)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v, key)
+        elif isinstance(x, str):
+            if key in ("role", "to") and x in rs.roles:
+                out.append(("role", x))
+            elif key == "skill":
+                out.append(("skill", x))
+            elif key == "status" and x in rs.statuses:
+                out.append(("status", x))
+    for e in option:
+        if e.kind == "gain_skill" and isinstance(e.args, dict) and isinstance(e.args.get("skill"), str):
+            out.append(("gain", e.args["skill"]))
+        walk([e.args, e.guard])
+        out += [("line", str(n)) for n in e.where.src]
+    return list(dict.fromkeys(out))
+
+
+def option_label(rs, options: list, j: int) -> str:
+    """An option told by what only it names: a role, else the skill it gives, a skill, a
+    status, else the source line it comes from."""
+    if not 0 <= j < len(options):
+        return ""
+    named = [set(_option_names(rs, o)) for o in options]
+    others = set().union(*(n for i, n in enumerate(named) if i != j))
+    own = [n for n in _option_names(rs, options[j]) if n not in others]
+    if not own and len(options) > 1:
+        # an option told by what it leaves out: the one skill every other option takes away
+        kept = set.intersection(*(n for i, n in enumerate(named) if i != j)) - named[j]
+        own = [("gain", n) for k, n in sorted(kept) if k == "skill"]
+    for kind, shown in (("role", "{}"), ("gain", "获得【{}】"), ("skill", "【{}】"), ("status", "[{}]"),
+                        ("line", "第{}行的一项")):
+        names = [shown.format(n) for k, n in own if k == kind]
+        if names:
+            return "、".join(names[:2])
+    return ""
+
+
+def choices_text(m, world: World, mv: Move) -> list[str]:
+    """The options a move's choose effects took (“所选：传教士”)."""
+    if mv.skill is None or mv.binding is None:
+        return []
+    decls = None
+    out = []
+    for e in mv.skill.effects:
+        if e.kind != "choose" or not e.options:
+            continue
+        if decls is None:
+            decls = {d.name(): d for d in m.decls()}
+        for t in (mv.binding.targets if mentions_target(e) and len(mv.binding.targets) > 1 else [None]):
+            d = decls.get(f"choice|{e.uid}|{sorted(mv.binding.as_dict(t).items())}")
+            label = option_label(world.rs, e.options, m[d].as_long()) if d is not None else ""
+            if label:
+                out.append(f"所选：{label}")
+    return out
+
+
+def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = None) -> str:
     """What a move handed out, so a later use of it is explained: the skills players gained
     and the items that changed hands (“P2 获得【X】”)."""
     world = u.trans.world
     skills = {s.uid: s for s in world.rs.skills}
     is_true = lambda x: z3.is_true(m.eval(x, model_completion=True))   # noqa: E731
-    told: list[str] = []
+    told: list[str] = choices_text(m, world, mv) if mv is not None else []
     for key in after.terms:
         if key[0] == "gained" and key[2] in skills and is_true(after[key]) and not is_true(before[key]):
             told.append(f"P{key[1] + 1} 获得{skills[key[2]].shown}")

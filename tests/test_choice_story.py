@@ -1,0 +1,35 @@
+"""A history tells the option a move chose, by what only that option names."""
+from __future__ import annotations
+
+import z3
+
+from models.encoding import reach
+from models.encoding.reach import option_label
+from models.encoding.solver import Solver
+from models.encoding.world import World
+
+from inline_rulesets import load_inline
+
+
+def _ruleset():
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ("甲", "乙", "丙", "丁")]
+    roles[0]["skills"] = [{"name": "择一", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
+                           "effects": [{"choose": [[{"grant_status": {"who": "target", "status": "盾"}}],
+                                                   [{"grant_status": {"who": "target", "status": "印"}}]]}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 3}],
+           "statuses": [{"name": "盾", "src": 3, "blocks": []}, {"name": "印", "src": 3, "blocks": []}],
+           "factions": [{"name": f"{r}阵营", "src": 2} for r in ("甲", "乙", "丙", "丁")], "roles": roles}
+    return load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n择一[夜晚]：令目标获得[盾]或[印]。\n")
+
+
+def test_the_option_taken_is_told():
+    rs = _ruleset()
+    skill = rs.skills[0]
+    assert [option_label(rs, skill.effects[0].options, j) for j in range(2)] == ["[盾]", "[印]"]
+    world = World(rs, 4)
+    marked = lambda st: z3.Or([st[("status", i, "印")] for i in range(4)])  # noqa: E731
+    trace = reach.bounded_trace(world, Solver(world.ctx, int(rs.bounds["rlimit"])), marked, 2, "goal", list(rs.skills))
+    assert trace.answer.sat
+    assert any("所选：[印]" in step for step in trace.steps), trace.steps
