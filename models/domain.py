@@ -280,7 +280,7 @@ class Ruleset:
             if skill.part_of is None and (self.in_text(skill.name) or base not in names):
                 base = None
             lines = "、".join(str(n) for n in skill.where.src)
-            skill.shown = f"【{base}】（第{lines}行）" if base and self.in_text(base) and lines else f"【{skill.name}】"
+            skill.shown = f"【{base}】（第{lines}行的部分）" if base and self.in_text(base) and lines else f"【{skill.name}】"
 
     def skill_named(self, name: str) -> list[Skill]:
         return [s for s in self.skills if s.name == name]

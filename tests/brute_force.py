@@ -1611,9 +1611,9 @@ def successors(it: Interp, st: dict, skills: list[Skill], decided: dict | None =
             if not (got[j] == max(got) and got[j] > 0):
                 continue
             voting = it.rs.voting or {}
-            if voting.get("tie_out") == "none" and got.count(got[j]) > 1 and not (
+            if (voting.get("tie_out") == "none" or not voting.get("tie")) and got.count(got[j]) > 1 and not (
                     voting.get("tie_break") and it.filter(voting["tie_break"], j, {}, voted)):
-                continue   # the text puts nobody out on a tie (but the one its tie break names)
+                continue   # nobody out on a tie (but the one a tie break names), or the text is silent
             yield ("vote", j), {**out, **cast}, decided
     settled = dict(st)
     for i in range(it.k):

@@ -263,7 +263,8 @@ def _tied_vote(voting: dict | None, sheriff_votes_p3: bool) -> bool:
 
 
 def test_a_tie_puts_nobody_out_only_when_the_text_says_so():
-    assert _tied_vote(None, False)   # silent text: any of the tied may go out
+    assert not _tied_vote(None, False)   # silent text: a game never rests on a tie
+    assert _tied_vote({"tie": "平票者中由导演决定"}, False)   # the text says what a tie does
     assert not _tied_vote({"tie_out": "none"}, True)
     brk = {"tie_out": "none", "tie_break": {"voted_by": {"has_status": "警长"}}}
     assert _tied_vote(brk, True)      # 警长投票对象出局

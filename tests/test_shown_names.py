@@ -32,9 +32,9 @@ def test_split_off_entries_show_the_texts_name():
                            _skill("丙计数")]), SOURCE)
     shown = {s.name: s.shown for s in rs.skills}
     assert shown["强击"] == "【强击】"
-    assert shown["强击(计数)"] == "【强击】（第2、3行）"
-    assert shown["强击·到期"] == "【强击】（第2、3行）"
-    assert shown["乙计数"] == "【PS】（第2、3行）"
+    assert shown["强击(计数)"] == "【强击】（第2、3行的部分）"
+    assert shown["强击·到期"] == "【强击】（第2、3行的部分）"
+    assert shown["乙计数"] == "【PS】（第2、3行的部分）"
     # no text name to show: its own name stays (an undefined name is never made up)
     assert shown["丙计数"] == "【丙计数】"
 

@@ -187,8 +187,9 @@ class Transitions:
 
     def ballots(self, st: State, new: State, i: int, guard):
         """A vote-out when the text reads ballots: everyone casts a fresh ballot, and the one
-        voted out has the most votes. Ties: any of the tied, unless the text says a tie puts
-        nobody out (voting.tie_out: none), then only a tied player its tie_break names."""
+        voted out has the most votes. Ties: any of the tied when the text says what a tie does
+        (a re-vote or a choice the engine does not model); none when it says a tie puts nobody
+        out (voting.tie_out: none), but a tied player its tie_break names; none when it is silent."""
         w = self.world
         cast = {("ballot", v): w.factory.havoc(("ballot", v), st[("ballot", v)]) for v in range(w.k)}
         voted = st.set(cast)
@@ -196,7 +197,8 @@ class Transitions:
         ok += [z3.Or(w.sem.voter(st, v), cast[("ballot", v)] == -1) for v in range(w.k)]   # only voters cast
         ok.append(w.sem.filter({"top_voted": True}, i, {}, voted))
         voting = w.rs.voting or {}
-        if voting.get("tie_out") == "none":
+        if voting.get("tie_out") == "none" or not voting.get("tie"):
+            # a tie puts nobody out, or the text is silent on ties: a game never rests on one
             got = w.sem.received
             alone = z3.And([got(voted, i) > got(voted, j) for j in range(w.k) if j != i])
             brk = voting.get("tie_break")
@@ -911,7 +913,8 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         day += mv.label == "day"
-        steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
+        if not _quiet_trigger(m, mv, states[t], states[t + 1]):
+            steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
         moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
@@ -990,9 +993,19 @@ def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
     for t, sel in enumerate(u.sels[:upto]):
         mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
         day += mv.label == "day"
+        if _quiet_trigger(m, mv, u.states[t], u.states[t + 1]):
+            continue   # a phase's trigger that changed nothing (nothing to expire) is not told
         out.append((move_text(mv, day) + ballots_text(m, u, mv, u.states[t + 1])
                     + gains_text(m, u, u.states[t], u.states[t + 1], mv), mv))
     return out
+
+
+def _quiet_trigger(m, mv: Move, before: State, after: State) -> bool:
+    """A trigger on a phase's start or end whose firing left every value as it was."""
+    if mv.skill is None or not _phase_trigger(mv.skill):
+        return False
+    same = lambda key: z3.is_true(m.eval(before[key] == after[key], model_completion=True))   # noqa: E731
+    return all(same(key) for key in after.terms if key in before.terms)
 
 
 def _option_names(rs, option: list) -> list[tuple[str, str]]:
@@ -1075,7 +1088,7 @@ def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = No
             if now != was and 0 <= now < world.k:
                 told.append(f"P{now + 1} 获得{key[1]}")
     told = list(dict.fromkeys(told))
-    # a part of a skill (【X】（第n行）) goes without saying when X itself is told
+    # a part of a skill (【X】（第n行的部分）) goes without saying when X itself is told
     told = [x for x in told if "】（第" not in x or x.split("】（第")[0] + "】" not in told]
     return f"（{'；'.join(told)}）" if told else ""
 
