@@ -1,7 +1,11 @@
 import os
 import sys
 
-from .cli import main
+if os.environ.get("PYTHONHASHSEED") != "0":
+    # the same answers on every run: start again with one string-hash seed (verifier.engine)
+    os.execve(sys.executable, [sys.executable, "-m", "verifier", *sys.argv[1:]], {**os.environ, "PYTHONHASHSEED": "0"})
+
+from .cli import main  # noqa: E402
 
 try:
     code = main()

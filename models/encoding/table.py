@@ -45,7 +45,8 @@ class Table:
 
     def all_out(self, st: State) -> z3.BoolRef:
         """No player outside the slots is alive (their seats are skipped as empty)."""
-        return z3.Sum([st[("rest", r)] for r in self.rest] + [z3.IntVal(0, self.n.ctx)]) == 0
+        # in name order: the terms, and so the solver's search, are the same on every run
+        return z3.Sum([st[("rest", r)] for r in sorted(self.rest)] + [z3.IntVal(0, self.n.ctx)]) == 0
 
 
 REST_BASE = 1000   # a rest player's index: beyond every slot
