@@ -1055,7 +1055,7 @@ def option_label(rs, options: list, j: int) -> str:
 
 
 def choices_text(m, world: World, mv: Move) -> list[str]:
-    """The options a move's choose effects took (“所选：传教士”)."""
+    """The options a move's choose effects took: “所选：” and what only that option names."""
     if mv.skill is None or mv.binding is None:
         return []
     decls = None
