@@ -86,9 +86,14 @@ class Illegal(Exception):
 
 
 def _forced(rs) -> list:
-    """(skill, its rank in the day) for each skill with a timing its holder cannot decline."""
+    """(skill, its rank in the day) for each skill with a timing its holder cannot decline,
+    and each trigger on a phase's start or end (it fires whenever it would change something)."""
     out = []
     for s in rs.skills:
+        if _phase_event(s):
+            if _day_rank(rs, s) is not None:
+                out.append((s, _day_rank(rs, s)))
+            continue
         r = None if s.trigger else _day_rank(rs, s)
         if r is not None and any(t in rs.tags and rs.tags[t].meaning == "forced" for t in s.tags):
             out.append((s, r))
@@ -102,8 +107,14 @@ def _not_declined(rs, it: bf.Interp, st, rank_before: int, passing: int, done: s
         if not (rank_before <= r < passing):
             continue
         for b in bf.bindings(it, skill):
-            if (skill.uid, b.self_slot) not in done and it.enabled(st, skill, b):
+            if (skill.uid, b.self_slot) not in done and it.enabled(st, skill, b) and \
+                    (not skill.trigger or _changes(it, st, it.run(st, skill, b))):
                 raise Illegal(f"{skill.name} is forced and was not used in its phase")
+
+
+def _changes(it: bf.Interp, before, after) -> bool:
+    """Some value other than the use counts and bookkeeping differs."""
+    return any(before[k] != after[k] for k in it.keys if k[0] not in ("spent", "cause", "redir"))
 
 
 def _daily_cap(rs, skill) -> int | None:
@@ -324,6 +335,20 @@ def _claim(rs, it: bf.Interp, w: dict, st) -> bool:
         member = any(st[("faction", i)] == name for i in range(it.k)) or \
             any(v[("faction", bf.REST)] == name for _, v in it.rest_views(st))
         if not (member and it.cond(f.win, {}, st) and it.cond(f.lose, {}, st) and not it.game_over(st)):
+            return False
+    if "cycle" in claim:
+        # a trigger cycle: nobody has won, each member resolves in the state the one before
+        # left (unless a use_skill made its holder use it), and the first fires again
+        if it.game_over(st):
+            return False
+        uses = [(next(s for s in rs.skills if s.uid == u["skill"]),
+                 bf.Bind(u["self"], tuple(u["targets"]), tuple(sorted(u["others"].items())))) for u in claim["cycle"]]
+        passed, cur = claim["passed"], st
+        for i, (skill, b) in enumerate(uses):
+            if (i == 0 or not passed[i]) and not it.enabled(cur, skill, b):
+                return False
+            cur = it.run(cur, skill, b)
+        if not passed[0] and not it.enabled(cur, *uses[0]):
             return False
     if claim.get("game_over"):
         if not it.game_over(st):

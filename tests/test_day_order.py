@@ -231,3 +231,42 @@ def test_a_setup_phase_is_over_in_a_game():
     late["game"]["moves"] = [{"move": "day"}] + late["game"]["moves"]
     if late["game"]["moves"][1:]:
         assert not replay_game(rs, late)[0]
+
+
+def _expiry_ruleset():
+    """甲 marks at night; 乙's trigger at the start of 白天 takes every mark away; 丙 can look
+    at a marked player in 白天. A mark survives to 白天 only once 乙 is out."""
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
+    roles[0]["skills"] = [{"name": "标记", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {"alive": True}},
+                           "effects": [{"grant_status": {"who": "target", "status": "印记", "duration": "permanent"}}]}]
+    roles[1]["skills"] = [{"name": "驱散", "src": 4, "trigger": {"event": "phase_start", "phase": "白天"},
+                           "effects": [{"remove_status": {"who": {"has_status": "印记"}, "status": "印记"}}]}]
+    roles[2]["skills"] = [{"name": "检视", "src": 5, "timing": ["白天"],
+                           "targets": {"min": 1, "max": 1, "filter": {"has_status": "印记"}},
+                           "effects": [{"grant_status": {"who": "target", "status": "已检视", "duration": "permanent"}}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 3}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 3}, {"name": "白天", "src": 4}],
+           "statuses": [{"name": "印记", "src": 3}, {"name": "已检视", "src": 5, "permanent": True}],
+           "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles,
+           "voting": {"src": 6, "weight_default": 1, "tie": None}}
+    return load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n甲每晚可以给一名角色印记。\n"
+                            "每个白天开始时，乙去除所有印记。\n丙白天可以检视一名有印记的角色。\n每天投票出局一人。\n")
+
+
+def test_a_phase_trigger_is_not_skipped_and_the_replay_agrees():
+    """A trigger on a phase's start fires whenever it would change something: 标记 then 检视
+    on one day is no game while 乙 is in it, and the interpreter refuses it too."""
+    rs = _expiry_ruleset()
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    goal = lambda st: z3_any(st[("status", i, "已检视")] for i in range(4))   # noqa: E731
+    assert reach.bounded_trace(world, solver, goal, 2, "look", list(rs.skills)).answer.unsat
+    trace = reach.bounded_trace(world, solver, goal, 3, "look", list(rs.skills))
+    assert trace.answer.sat and trace.steps[0].endswith("被投票出局"), trace.steps
+    w = {"kind": "trace", "steps": trace.steps, "claim": {}, **table_json(trace.table), **game_json(trace)}
+    assert replay_game(rs, w)[0]
+    skipped = json.loads(json.dumps(w))
+    skipped["game"]["moves"] = skipped["game"]["moves"][1:]     # 乙 stays in the game
+    ok, why = replay_game(rs, skipped)
+    assert not ok and "驱散 is forced" in why, why

@@ -1,6 +1,6 @@
 """Every witnessed game (a finding whose witness carries a "game": simultaneous wins, a win
 at setup, a shot against the win check, the game leading to an order question's window or to an
-empty pick) is replayed by the independent interpreter as a
+empty pick, a trigger cycle going round) is replayed by the independent interpreter as a
 whole game (tests/game_replay.py): on the fixtures as checked now, and on every committed
 baseline."""
 from __future__ import annotations
@@ -19,7 +19,8 @@ FIXTURES = ["simultaneous-win/bad_same_moment", "simultaneous-win/bad_repeatable
             "simultaneous-win/bad_count_at_table", "order-dependence/bad_shot_vs_win_check",
             "setup/bad_win_at_setup", "order-dependence/bad_block_before_action",
             "order-dependence/bad_two_replacements", "missing-rule/bad_empty_pick", "contradiction/bad_win_and_lose",
-            "missing-rule/bad_lost_faction_back"]
+            "missing-rule/bad_lost_faction_back", "loop/bad_prevented_going_out", "loop/bad_revive_pingpong",
+            "loop/bad_status_pingpong", "loop/bad_energy_cycle", "loop/bad_use_skill_self"]
 BUNDLED = sorted(d for d in os.listdir(os.path.join(ROOT, "rulesets"))
                  if os.path.isfile(os.path.join(ROOT, "findings", f"{d}.json")))
 
@@ -62,3 +63,16 @@ def test_replay_rejects_an_illegal_game():
     broken = json.loads(json.dumps(w))
     broken["game"]["quiet"] = broken["game"]["quiet"] + ["民"] * 5   # more players voted out than dealt
     assert not replay_game(rs, broken)[0]
+
+
+def test_replay_refuses_a_cycle_that_does_not_go_round():
+    """A loop's claim is checked: the same witness without the move that starts the round
+    (nobody is about to go out) is refused."""
+    import copy
+    rs = load_ruleset(os.path.join(ROOT, "tests", "fixtures", "loop", "bad_prevented_going_out"))
+    w = next(f["witness"] for f in _games(check(rs).to_json()) if "cycle" in f["witness"]["claim"])
+    assert replay_game(rs, w)[0]
+    early = copy.deepcopy(w)
+    early["game"]["moves"] = []
+    ok, why = replay_game(rs, early)
+    assert not ok and "claim" in why, why

@@ -597,15 +597,32 @@ def _may_be_gained(world: World, skill: Skill, st: State) -> bool:
 
 
 def _forced_phase_skills(trans: Transitions) -> list[tuple[Skill, int, list[int]]]:
-    """(skill, its phase rank, its moves) for each skill with a timing its holder cannot
-    decline (a tag meaning forced, [强制])."""
+    """(skill, its place in the day, its moves) for each skill its holder cannot decline: a
+    skill with a timing and a tag meaning forced ([强制]), and a trigger on a phase's start
+    or end (it fires when the phase begins or ends; an expiry is not skipped)."""
     rs = trans.world.rs
     out = []
     for s in trans.skills:
-        r = _skill_rank(rs, s)
-        if r is not None and any(t in rs.tags and rs.tags[t].meaning == "forced" for t in s.tags):
+        if _phase_trigger(s):
+            r = _in_phase(_phase_rank(rs, [s.trigger["phase"]]), 0 if s.trigger["event"] == "phase_start" else 2)
+        else:
+            r = _skill_rank(rs, s)
+            if not any(t in rs.tags and rs.tags[t].meaning == "forced" for t in s.tags):
+                r = None
+        if r is not None:
             out.append((s, r, [i for i, mv in enumerate(trans.moves) if mv.skill is s]))
     return out
+
+
+def _would_change(world: World, st: State, skill: Skill, b: Binding) -> z3.BoolRef:
+    """Firing the trigger in st changes the game (a trigger that changes nothing, such as an
+    expiry with nothing to expire, is the same game whether told or not)."""
+    try:
+        post = world.run(st, skill, b)
+    except Unbound:
+        return z3.BoolVal(False, world.ctx)
+    return z3.Or([post[k] != st[k] for k in sorted(st.terms, key=repr)
+                  if k[0] not in ("spent", "cause", "redir") and not post[k].eq(st[k])] + [z3.BoolVal(False, world.ctx)])
 
 
 def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill, r: int, idxs: list,
@@ -624,15 +641,18 @@ def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill
         if not mine:
             continue
         used = z3.Or([z3.And(same_day[j], _among(sels[j], mine)) for j in range(t)] + [z3.BoolVal(False, world.ctx)])
-        able = z3.Or([world.enabled(states[t], skill, trans.moves[x].binding) for x in mine])
+        able = z3.Or([z3.And(world.enabled(states[t], skill, trans.moves[x].binding),
+                             _would_change(world, states[t], skill, trans.moves[x].binding))
+                      if skill.trigger else world.enabled(states[t], skill, trans.moves[x].binding) for x in mine])
         out.append(z3.Implies(z3.And(passing, z3.Not(passed), z3.Not(used)), z3.Not(able)))
     return out
 
 
 def forced_in_phase(trans: Transitions, sels: list, states: list) -> list:
-    """A skill its holder cannot decline ([强制]) is used in its phase whenever it can be: a
-    day does not pass that phase (a move of a later phase, or the next day) while a holder
-    who has not used it that day could."""
+    """A skill its holder cannot decline ([强制], a phase trigger) is used in its phase
+    whenever it can be: a day does not pass that phase (a move of a later phase, or the next
+    day) while a holder who has not used it that day could (a trigger: and it would change
+    something)."""
     day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
     out = []
     for skill, r, idxs in _forced_phase_skills(trans):

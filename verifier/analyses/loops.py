@@ -7,13 +7,15 @@ from typing import Iterator
 import networkx as nx
 
 from models.domain import Ruleset, Skill
+from models.encoding.loop_game import cycle_in_game
 from models.encoding.reach import bindings_for
 from models.encoding.scenarios import Use, enabled_ever
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
-from ..narrate import pick_text
+from ..narrate import describe_player, game_json, pick_text, table_json, table_text
 from .base import Analysis, Context
+from .pending import trace_skills
 
 
 def produced_events(rs: Ruleset, skill: Skill) -> set[tuple]:
@@ -213,8 +215,12 @@ class Loop(Analysis):
     the trigger fires once per window. Reported unless a decreasing measure proves
     termination, and a measure counts only if nothing in the cycle undoes it (a use limit the
     use_skill breaks or a member refreshes; going out once while a member revives, or
-    prevents every going out of the cycle). Limits: cycles of up to 4 skills; feasibility is
-    each skill being usable somewhere, not a game that runs the whole cycle."""
+    prevents every going out of the cycle).
+    Verdict witnessed: a game from a legal deal at the table the setup states reaches one
+    full round of the cycle (each member resolving in the state the one before left, the
+    first firing again after the last). Limits: cycles of up to 4 skills; bounded traces
+    (quiet days, then `depth` moves); a round that comes back once is taken to come back
+    always (no measure was found that stops it)."""
     kind = "loop"
     summary = "触发效果可以无限互相触发"
     severity = "error"
@@ -234,30 +240,57 @@ class Loop(Analysis):
                 continue
             if all(e["event"][0] == "use_skill" for e in edges) and not _changes_each_round(skills):
                 continue   # a chain of uses that only pass the use on is one use: nothing repeats
-            feasible = all(self._can_fire(cx, s) for s in skills)
-            if not feasible:
-                continue
-            names = tuple(dict.fromkeys(s.name for s in skills))
-            chain = " → ".join(s.shown for s in skills + skills[:1])
-            if all(e["event"][0] == "use_skill" for e in edges):
-                broken = sorted({BREAK_WORDS[b] for e in edges for b in e.get("breaks", ()) if b in BREAK_WORDS})
-                message = (f"{chain}：每次结算都可以令目标立即使用下一个技能（目标可以是持有者自己）" +
-                           (f"，且以此使用的技能突破{''.join(f'[{b}]' for b in broken)}的限制" if broken else "") +
-                           "，没有次数限制使其终止，可以无限重复。")
-                outcome = "回到第一步：每次都可以再使用一次，使用次数没有上限"
-            else:
-                message = f"触发链 {chain} 可以无限循环：每一步都产生下一步的触发事件，且没有次数限制使其终止。"
-                outcome = "回到第一步，结算永不结束"
-            yield Finding(
-                kind=self.kind, severity="error", verdict="witnessed", subjects=names,
-                message=message,
-                message_en=f"Trigger cycle {chain} can repeat without bound.",
-                locations=cx.locs(*(s.where for s in skills)), key=tuple(sorted(cycle)),
-                scenario={"roles": [cx.owner_name(s) for s in skills],
-                          "steps": [_step(cx, s, skills[(i + 1) % len(skills)], edges[i]) for i, s in enumerate(skills)],
-                          "outcomes": [outcome]},
-                question=f"{chain} 互相触发时如何终止？",
-            )
+            if not all(self._can_fire(cx, s) for s in skills):
+                continue   # some member never fires anywhere: no game runs the cycle
+            passed = [edges[i - 1]["event"][0] == "use_skill" for i in range(len(skills))]
+            yield from cx.cached_global("loop", tuple(cycle),
+                                        lambda skills=skills, edges=edges, passed=passed, cycle=cycle:
+                                        self._decide(cx, cycle, skills, edges, passed))
+
+    def _decide(self, cx: Context, cycle: list[str], skills: list[Skill], edges: list[dict],
+                passed: list[bool]) -> tuple[list[Finding], dict | None]:
+        """The cycle confirmed in a game: a legal deal and legal moves reach one full round."""
+        rs, world = cx.rs, cx.world
+        names = tuple(dict.fromkeys(s.name for s in skills))
+        chain = " → ".join(s.shown for s in skills + skills[:1])
+        game = cycle_in_game(world, cx.solver, skills, passed, trace_skills(rs, world),
+                             int(rs.bounds["depth"]), int(rs.bounds["quiet"]))
+        trace = game.trace
+        if trace.answer.status == "unknown":
+            return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=names,
+                            message=f"触发链 {chain} 能否在一局游戏中完整循环一轮，在求解预算内未能判定。",
+                            locations=cx.locs(*(s.where for s in skills)), key=("loop", *sorted(cycle)))], None
+        if not game.uses:
+            return [], None
+        if all(e["event"][0] == "use_skill" for e in edges):
+            broken = sorted({BREAK_WORDS[b] for e in edges for b in e.get("breaks", ()) if b in BREAK_WORDS})
+            message = (f"{chain}：每次结算都可以令目标立即使用下一个技能（目标可以是持有者自己）" +
+                       (f"，且以此使用的技能突破{''.join(f'[{b}]' for b in broken)}的限制" if broken else "") +
+                       "，没有次数限制使其终止，可以无限重复。")
+            outcome = "回到第一步：每次都可以再使用一次，使用次数没有上限"
+        else:
+            message = f"触发链 {chain} 可以无限循环：每一步都产生下一步的触发事件，且没有次数限制使其终止。"
+            first, b0 = game.uses[0]
+            outcome = f"回到第一步（{_actor(b0)} 的{first.shown}再次结算），结算永不结束"
+        # the round as the game enters it
+        skills, edges = skills[game.start:] + skills[:game.start], edges[game.start:] + edges[:game.start]
+        size, rest = table_text(world.k, trace.table, trace.states[-1], seated=world.vocab.seats)
+        round_steps = [f"{_actor(b)}：" + _step(cx, s, skills[(i + 1) % len(skills)], edges[i])
+                       for i, (s, b) in enumerate(game.uses)]
+        uses = [{"skill": s.uid, "self": b.self_slot, "targets": list(b.targets), "others": dict(b.others)}
+                for s, b in game.uses]
+        return [Finding(
+            kind=self.kind, severity="error", verdict="witnessed", subjects=names,
+            message=message,
+            message_en=f"Trigger cycle {chain} can repeat without bound.",
+            locations=cx.locs(*(s.where for s in skills)), key=tuple(sorted(cycle)),
+            scenario={"roles": [describe_player(rs, trace.states[-1], i) for i in range(world.k)] + ([rest] if rest else []),
+                      "steps": [size + "，开局后"] * bool(size) + trace.steps + ["此时："] + round_steps,
+                      "outcomes": [outcome]},
+            witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
+                     "claim": {"cycle": uses, "passed": game.passed}},
+            question=f"{chain} 互相触发时如何终止？",
+        )], {"kind": "trace", "skills": sorted(set(trace.used) | {s.uid for s in skills})}
 
     def _can_fire(self, cx: Context, s: Skill) -> bool:
         for b in bindings_for(cx.world, s, [0])[:8]:
@@ -294,3 +327,8 @@ def _whom(who) -> str:
     if isinstance(who, dict):
         return pick_text(who)
     return {"self": "自己", "target": "目标", "victim": "出局者", "caster": "发动者", "source": "来源"}.get(str(who), str(who))
+
+def _actor(b) -> str:
+    """Who resolves a member of the round, and on whom."""
+    on = "、".join(f"P{t + 1}" for t in b.targets)
+    return f"P{b.self_slot + 1}" + (f"（目标 {on}）" if on else "")
