@@ -74,3 +74,14 @@ def test_a_rule_waiting_on_an_undefined_word_is_told_once():
     raw, source = _guarded({"has_status": ["target", "圣痕"]})
     report = check(load_inline(raw, source), kinds=["dead-rule"])
     assert any(f.kind == "dead-rule" and f.subjects == ("烙印",) for f in report.findings)
+
+
+def test_two_undefined_words_one_inside_the_other_on_one_line_are_one_finding():
+    """【迷雾】 and 【迷雾判定】 on one line: one question for the author, naming both; on
+    different lines they stay two."""
+    raw, source = _fixture("bad_undeclared_term")
+    same = source.replace("处于【迷雾】状态", "处于【迷雾】状态（见【迷雾判定】）")
+    [one] = _undefined(raw, same)
+    assert set(one.subjects) == {"迷雾", "迷雾判定"} and "同一个问题" in one.message
+    apart = same.replace("（见【迷雾判定】）", "") + "【迷雾判定】另行说明。\n"
+    assert len(_undefined(raw, apart)) == 2

@@ -1093,6 +1093,33 @@ def choices_text(m, world: World, mv: Move) -> list[str]:
     return out
 
 
+def readings_text(m, world: World, skills) -> list[str]:
+    """The readings a game was played under, for the ambiguities these skills read (an
+    option no ruling picked): “按「…」理解”."""
+    names: set[str] = set()
+
+    def walk(x) -> None:
+        if isinstance(x, dict):
+            if isinstance(x.get("reading"), (list, tuple)) and x["reading"]:
+                names.add(x["reading"][0])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+    for s in skills:
+        walk([s.condition, (s.targets or {}).get("filter")] + [[e.args, e.guard] for e in s.all_effects()])
+    out = []
+    for amb in world.rs.ambiguities:
+        if amb["name"] not in names or world.rs.ruled_option(amb["name"]):
+            continue
+        v = m.eval(world.sem.reading_var(amb["name"]), model_completion=True)
+        options = [o["name"] for o in amb["options"]]
+        if z3.is_int_value(v) and 0 <= v.as_long() < len(options):
+            out.append(f"按「{options[v.as_long()]}」理解")
+    return out
+
+
 def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = None) -> str:
     """What a move handed out, so a later use of it is explained: the skills players gained
     and the items that changed hands (“P2 获得【X】”)."""

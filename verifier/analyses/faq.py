@@ -25,6 +25,8 @@ class FaqMismatch(Analysis):
             claim = q.get("claim") or {}
             where = cx.src_where(q["src"], cx.yaml_line(("faq", i)))
             for problem, others in self._check(cx, claim):
+                if set(others.get("field", ())) and _recorded(cx.rs, others["field"], q["src"]):
+                    continue   # the same two passages are one inconsistent-text finding (with its FAQ question)
                 yield Finding(
                     kind=self.kind, severity="error", verdict="proved" if not others.get("witness") else "witnessed",
                     subjects=tuple([q["question"]] + others.get("subjects", [])),
@@ -48,7 +50,7 @@ class FaqMismatch(Analysis):
             for s in rs.skill_named(c["skill"]):
                 if set(s.timing) != set(c.get("phases") or []):
                     yield (f"规则正文中{cx.skill_text(s)}的使用时间是{'、'.join(s.timing) or '（无）'}，而非{'、'.join(c.get('phases') or [])}",
-                           {"subjects": [s.name], "wheres": [s.where]})
+                           {"subjects": [s.name], "wheres": [s.where], "field": (s.name, "timing")})
         for mode in ("never", "always", "possible"):
             if mode not in claim:
                 continue
@@ -60,3 +62,15 @@ class FaqMismatch(Analysis):
                 yield ("存在规则允许的局面与之相反", {"witness": True})
             if mode == "possible" and ans.unsat:
                 yield ("规则不允许这种局面出现", {})
+
+
+def _recorded(rs, field: tuple[str, str], src) -> bool:
+    """The encoding records this FAQ answer as one reading of the element among the text's
+    disagreeing passages (`readings`): the disagreement is told once, by inconsistent-text."""
+    element, name = field
+    lines = {src} if isinstance(src, int) else set(src or ())
+    for r in rs.readings:
+        if r["element"] == element and r.get("field") == name and \
+                any(lines & ({x["src"]} if isinstance(x["src"], int) else set(x["src"] or ())) for x in r["readings"]):
+            return True
+    return False

@@ -13,7 +13,7 @@ from models.encoding.scenarios import Use, enabled_ever
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
-from ..narrate import describe_player, game_json, pick_text, table_json, table_text
+from ..narrate import describe_player, game_json, pick_text, steps_zh, table_json, table_text
 from .base import Analysis, Context
 from .pending import trace_skills
 
@@ -261,7 +261,14 @@ class Loop(Analysis):
                             message=f"触发链 {chain} 能否在一局游戏中完整循环一轮，在求解预算内未能判定。",
                             locations=cx.locs(*(s.where for s in skills)), key=("loop", *sorted(cycle)))], None
         if not game.uses:
-            return [], None
+            # within the bounds no game goes round (a longer one might): said, not dropped
+            depth = int(rs.bounds["depth"])
+            return [Finding(kind="unknown", severity="info", verdict="unknown", subjects=names,
+                            message=f"触发链 {chain} 在规则上可以互相触发，但开局后 {steps_zh(depth)}内没有合法对局完整循环一轮。",
+                            message_en=f"Trigger cycle {chain} is possible in the rules, but no game within the bounds goes round.",
+                            locations=cx.locs(*(s.where for s in skills)), key=("loop", "within-bounds", *sorted(cycle)),
+                            scenario={"roles": [], "steps": [f"{chain}：界限内的对局走不到完整的一轮"],
+                                      "outcomes": ["界限内不会无限循环；更长的对局未检查"]})], None
         if all(e["event"][0] == "use_skill" for e in edges):
             broken = sorted({BREAK_WORDS[b] for e in edges for b in e.get("breaks", ()) if b in BREAK_WORDS})
             message = (f"{chain}：每次结算都可以令目标立即使用下一个技能（目标可以是持有者自己）" +

@@ -6,7 +6,7 @@ import sys
 import time
 from typing import Iterator
 
-from models.encoding.reach import move_json
+from models.encoding.reach import Move, choices_text, move_json, readings_text
 from models.encoding.scenarios import confirm_order, order_question
 from models.encoding.sorts import reads_seats
 
@@ -152,9 +152,17 @@ class OrderDependence(Analysis):
         for u in cand.scene:
             targets = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")
+        m = res.answer.model
         for u in (cand.a, cand.b):
             tgt = "、".join(player(t) for t in u.binding.targets)
-            steps.append(f"{cx.skill_text(u.skill)}（{player(u.binding.self_slot)}{'，目标 ' + tgt if tgt else ''}）待结算")
+            # what the use chose, where its effects offer a choice
+            chosen = choices_text(m, cx.world, Move(u.skill, u.binding, u.skill.name)) if m is not None else []
+            steps.append(f"{cx.skill_text(u.skill)}（{'，'.join([player(u.binding.self_slot)] + (['目标 ' + tgt] if tgt else []) + chosen)}）待结算")
+        if m is not None:
+            # the readings of the text this window was resolved under, where its skills read one
+            told = readings_text(m, cx.world, [u.skill for u in list(cand.scene) + [cand.a, cand.b]])
+            if told:
+                steps.append("（以上按" + "、".join(t.removeprefix("按") for t in told) + "）")
         diff_ab = outcome_text(cx.rs, res.differing, res.ab, cx.world.vocab.causes)
         diff_ba = outcome_text(cx.rs, res.differing, res.ba, cx.world.vocab.causes)
         outcomes = [f"先结算{a.shown}再结算{b.shown}：{diff_ab}",

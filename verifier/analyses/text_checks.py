@@ -3,9 +3,10 @@ and the assumptions we had to make about external terms."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterator
 
-from ..findings import Finding, Location
+from ..findings import SEVERITIES, Finding, Location
 from .base import Analysis, Context
 
 BRACKETS = re.compile(r"【([^【】]{1,30})】|\[([^\[\]]{1,30})\]|<([^<>]{1,30})>|〖([^〖〗]{1,30})〗|［([^［］]{1,30})］|＜([^＜＞]{1,30})＞")
@@ -106,6 +107,9 @@ class UndefinedReference(Analysis):
     decides_by = "text"
 
     def run(self, cx: Context) -> Iterator[Finding]:
+        yield from one_per_word(list(self._each(cx)))
+
+    def _each(self, cx: Context) -> Iterator[Finding]:
         declared = cx.rs.declared_names()
         charge_lines = {line for s in cx.rs.skills if s.charges for line in s.where.src}
         tag_names = set(cx.rs.tags)
@@ -165,6 +169,34 @@ class UndefinedReference(Analysis):
             if deps else None,
             key=(term,),
         )
+
+
+def one_per_word(found: list[Finding]) -> list[Finding]:
+    """Undefined words where one contains the other and the text uses both on one line (a
+    status and the judgement that gives it) are one question for the author: one finding
+    naming both."""
+    out: list[Finding] = []
+    for f in found:
+        host = next((i for i, g in enumerate(out) if _nested(f, g)), None)
+        if host is None:
+            out.append(f)
+            continue
+        # the one the rules depend on, or cited more often, tells the story
+        g, f = sorted((out[host], f), key=lambda x: ("依赖它的规则" not in x.message, -len(x.locations)))
+        lines = sorted({loc.line for loc in f.locations if loc.file == g.locations[0].file} if g.locations else set())
+        out[host] = replace(g, subjects=g.subjects + f.subjects,
+                            message=g.message.removesuffix("。") + f"；同一处使用的「{f.subjects[0]}」"
+                                    f"（第{'、'.join(map(str, lines[:5]))}行）同样未定义，是同一个问题。",
+                            locations=tuple(dict.fromkeys(g.locations + f.locations)),
+                            severity=min((g.severity, f.severity), key=SEVERITIES.index))
+    return out
+
+
+def _nested(a: Finding, b: Finding) -> bool:
+    x, y = a.subjects[-1], b.subjects[0]
+    if len(a.subjects) != 1 or x == y or not (x in y or y in x):
+        return False
+    return bool({(loc.file, loc.line) for loc in a.locations} & {(loc.file, loc.line) for loc in b.locations})
 
 
 def near_names(term: str, declared) -> list[str]:
