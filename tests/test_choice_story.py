@@ -33,3 +33,24 @@ def test_the_option_taken_is_told():
     trace = reach.bounded_trace(world, Solver(world.ctx, int(rs.bounds["rlimit"])), marked, 2, "goal", list(rs.skills))
     assert trace.answer.sat
     assert any("所选：[印]" in step for step in trace.steps), trace.steps
+
+
+def test_an_order_story_tells_what_the_pending_use_chose():
+    """The order of 择一 and 清除 matters only when 择一 gives [印]: the pending use says so."""
+    from verifier.engine import check
+    base = _ruleset()
+    raw = dict(base.raw)
+    roles = [dict(r) for r in raw["roles"]]
+    roles[1]["skills"] = [{"name": "清除", "src": 4, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
+                           "effects": [{"remove_status": {"who": "target", "status": "印"}}]}]
+    # [印] matters: 丙 can act on a marked player
+    roles[2]["skills"] = [{"name": "追击", "src": 5, "timing": ["白天"], "targets": {"min": 1, "max": 1, "filter": {"has_status": "印"}},
+                           "effects": [{"out": {"who": "target", "cause": "追击"}}]}]
+    raw["roles"] = roles
+    raw["phases"] = raw["phases"] + [{"name": "白天", "src": 5}]
+    rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n择一[夜晚]：令目标获得[盾]或[印]。\n"
+                          "清除[夜晚]：去除目标的[印]。\n追击[白天]：令一名有[印]的角色出局。\n")
+    found = [f for f in check(rs, kinds=["order-dependence"]).findings if f.kind == "order-dependence"]
+    assert found, "no order finding"
+    steps = [s for f in found for s in f.scenario["steps"] if "【择一】" in s and "待结算" in s]
+    assert steps and all("所选：[印]" in s for s in steps), steps

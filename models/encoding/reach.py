@@ -1084,13 +1084,25 @@ def choices_text(m, world: World, mv: Move) -> list[str]:
         if e.kind != "choose" or not e.options:
             continue
         if decls is None:
-            decls = {d.name(): d for d in m.decls()}
+            # a window's use also knows who else acted in it ($window…): the same choice
+            decls = {_without_window(d.name()): d for d in m.decls() if d.name().startswith("choice|")}
         for t in (mv.binding.targets if mentions_target(e) and len(mv.binding.targets) > 1 else [None]):
-            d = decls.get(f"choice|{e.uid}|{sorted(mv.binding.as_dict(t).items())}")
+            d = decls.get(_without_window(f"choice|{e.uid}|{sorted(mv.binding.as_dict(t).items())}"))
             label = option_label(world.rs, e.options, m[d].as_long()) if d is not None else ""
             if label:
                 out.append(f"所选：{label}")
     return out
+
+
+def _without_window(name: str) -> str:
+    """A choice's variable name without the window's record of who acted in it ($window…)."""
+    import ast
+    head, sep, items = name.rpartition("|")
+    try:
+        kept = [kv for kv in ast.literal_eval(items) if kv[0] not in ("$targeted_by", "$used", "$window")]
+    except (ValueError, SyntaxError):
+        return name
+    return f"{head}{sep}{kept}"
 
 
 def readings_text(m, world: World, skills) -> list[str]:

@@ -157,6 +157,7 @@ class OrderDependence(Analysis):
             tgt = "、".join(player(t) for t in u.binding.targets)
             # what the use chose, where its effects offer a choice
             chosen = choices_text(m, cx.world, Move(u.skill, u.binding, u.skill.name)) if m is not None else []
+            chosen = ["所选：" + "、".join(c.removeprefix("所选：") for c in chosen)] if chosen else []
             steps.append(f"{cx.skill_text(u.skill)}（{'，'.join([player(u.binding.self_slot)] + (['目标 ' + tgt] if tgt else []) + chosen)}）待结算")
         if m is not None:
             # the readings of the text this window was resolved under, where its skills read one
