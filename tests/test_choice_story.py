@@ -41,6 +41,11 @@ def test_an_order_story_tells_what_the_pending_use_chose():
     base = _ruleset()
     raw = dict(base.raw)
     roles = [dict(r) for r in raw["roles"]]
+    # a second choice that applies only once a faction is gone: never here, so never told
+    first = dict(roles[0]["skills"][0])
+    first["effects"] = first["effects"] + [{"choose": [[{"grant_status": {"who": "target", "status": "盾"}}], []],
+                                            "if": {"none": {"faction": "丁阵营"}}}]
+    roles[0]["skills"] = [first]
     roles[1]["skills"] = [{"name": "清除", "src": 4, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
                            "effects": [{"remove_status": {"who": "target", "status": "印"}}]}]
     # [印] matters: 丙 can act on a marked player
@@ -53,4 +58,4 @@ def test_an_order_story_tells_what_the_pending_use_chose():
     found = [f for f in check(rs, kinds=["order-dependence"]).findings if f.kind == "order-dependence"]
     assert found, "no order finding"
     steps = [s for f in found for s in f.scenario["steps"] if "【择一】" in s and "待结算" in s]
-    assert steps and all("所选：[印]" in s for s in steps), steps
+    assert steps and all("所选：[印]）" in s for s in steps), steps

@@ -1074,14 +1074,15 @@ def option_label(rs, options: list, j: int) -> str:
     return ""
 
 
-def choices_text(m, world: World, mv: Move) -> list[str]:
-    """The options a move's choose effects took: “所选：” and what only that option names."""
+def choices_text(m, world: World, mv: Move, idle: set | frozenset = frozenset()) -> list[str]:
+    """The options a move's choose effects took: “所选：” and what only that option names.
+    idle: uids of choose effects whose guard did not hold (no choice was made)."""
     if mv.skill is None or mv.binding is None:
         return []
     decls = None
     out = []
     for e in mv.skill.effects:
-        if e.kind != "choose" or not e.options:
+        if e.kind != "choose" or not e.options or e.uid in idle:
             continue
         if decls is None:
             # a window's use also knows who else acted in it ($window…): the same choice

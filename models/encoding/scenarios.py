@@ -53,6 +53,7 @@ class OrderResult:
     history: list = field(default_factory=list)      # the moves from the deal to the start (confirm_order)
     table: tuple | None = None                       # (players, rest of the table per identity) (confirm_order)
     dealt: dict = field(default_factory=dict)        # the state as dealt, before the history (confirm_order)
+    idle_choices: set = field(default_factory=set)   # (0 = a / 1 = b, effect uid): a choice whose guard did not hold
 
 
 def in_one_window(uses: list[Use]) -> list[Use]:
@@ -93,7 +94,7 @@ def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Us
     q = _question(world, s0, scene, a, b, pin, outcome)
     if isinstance(q, OrderResult):
         return q
-    cs, pre, ab, ba, keys = q
+    cs, pre, ab, ba, keys, _ = q
     ans = session.check(cs, "order")
     if not ans.sat:
         return OrderResult(ans)
@@ -133,7 +134,21 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
             and (outcome is None or outcome(k))]
     if keys:
         cs.append(z3.Or([matters(world, pre, ab, ba, k) for k in keys]))
-    return cs, pre, ab, ba, keys
+    return cs, pre, ab, ba, keys, _choice_guards(world, pre, [a, b])
+
+
+def _choice_guards(world: World, st: State, uses: list[Use]) -> dict:
+    """(use index, effect uid) -> "this choice of the use applies" in st, for its guarded
+    choose effects (a story tells only the choices that were made)."""
+    out = {}
+    for n, u in enumerate(uses):
+        for e in u.skill.effects:
+            if e.kind == "choose" and e.guard is not None:
+                try:
+                    out[(n, e.uid)] = world.sem.cond(e.guard, u.binding.as_dict(), st)
+                except Unbound:
+                    continue
+    return out
 
 
 # budgets, in times the rlimit: "does the window happen in the game as dealt?", then "after a
@@ -157,9 +172,11 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
         return game.payload
     if not game.answer.sat:
         return OrderResult(game.answer)
-    cs, pre, ab, ba, keys = game.payload
+    cs, pre, ab, ba, keys, guards = game.payload
     res = _decoded(world, game.answer, game.s0, pre, ab, ba, keys)
     res.history, res.dealt, res.table = game.history, game.dealt, game.table
+    res.idle_choices = {key for key, g in guards.items()
+                        if not z3.is_true(game.answer.model.eval(g, model_completion=True))}
     return res
 
 

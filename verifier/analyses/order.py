@@ -153,10 +153,11 @@ class OrderDependence(Analysis):
             targets = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")
         m = res.answer.model
-        for u in (cand.a, cand.b):
+        for n, u in enumerate((cand.a, cand.b)):
             tgt = "、".join(player(t) for t in u.binding.targets)
-            # what the use chose, where its effects offer a choice
-            chosen = choices_text(m, cx.world, Move(u.skill, u.binding, u.skill.name)) if m is not None else []
+            # what the use chose, where its effects offer a choice (and the choice applied)
+            idle = {uid for x, uid in res.idle_choices if x == n}
+            chosen = choices_text(m, cx.world, Move(u.skill, u.binding, u.skill.name), idle) if m is not None else []
             chosen = ["所选：" + "、".join(c.removeprefix("所选：") for c in chosen)] if chosen else []
             steps.append(f"{cx.skill_text(u.skill)}（{'，'.join([player(u.binding.self_slot)] + (['目标 ' + tgt] if tgt else []) + chosen)}）待结算")
         if m is not None:
