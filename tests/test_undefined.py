@@ -85,3 +85,15 @@ def test_two_undefined_words_one_inside_the_other_on_one_line_are_one_finding():
     assert set(one.subjects) == {"迷雾", "迷雾判定"} and "同一个问题" in one.message
     apart = same.replace("（见【迷雾判定】）", "") + "【迷雾判定】另行说明。\n"
     assert len(_undefined(raw, apart)) == 2
+
+
+def test_an_undefined_word_the_assumption_of_another_names_as_its_part_is_told_with_it():
+    """[禁锢] is assumed to come with 锁链 ("其<锁链>"): one finding, the part's lines in its
+    results; a word inside a longer one (锁 in 锁链) is no part."""
+    raw, source = _fixture("bad_external_no_basis")
+    source = source.rstrip("\n") + "被[禁锢]者身上有【锁链】。\n"
+    raw["statuses"][0]["assumption"] = "按惯例理解为不能发动技能，其<锁链>来自惯例"
+    [one] = _undefined(raw, source)
+    assert one.subjects == ("禁锢", "锁链") and any("「锁链」" in o for o in one.scenario["outcomes"])
+    raw["statuses"][0]["assumption"] = "按惯例理解为不能发动技能，铁锁链来自惯例"
+    assert len(_undefined(raw, source)) == 2

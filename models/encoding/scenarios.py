@@ -54,6 +54,7 @@ class OrderResult:
     table: tuple | None = None                       # (players, rest of the table per identity) (confirm_order)
     dealt: dict = field(default_factory=dict)        # the state as dealt, before the history (confirm_order)
     idle_choices: set = field(default_factory=set)   # (0 = a / 1 = b, effect uid): a choice whose guard did not hold
+    turn_failed: tuple = ([], [])    # why b (a then b) and a (b then a) no longer happened at their turn
 
 
 def in_one_window(uses: list[Use]) -> list[Use]:
@@ -94,7 +95,7 @@ def order_question(world: World, solver: Solver, scene: list[Use], a: Use, b: Us
     q = _question(world, s0, scene, a, b, pin, outcome)
     if isinstance(q, OrderResult):
         return q
-    cs, pre, ab, ba, keys, _ = q
+    cs, pre, ab, ba, keys, _, _ = q
     ans = session.check(cs, "order")
     if not ans.sat:
         return OrderResult(ans)
@@ -122,8 +123,10 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
     cs += _enabled_all(world, pre, [a, b])
     # both are enabled when the window resolves; the one resolving second is checked
     # again at its turn (the first may have blocked, converted or saved its way out)
-    ab = world.resolve(world.run(pre, a.skill, a.binding), b.skill, b.binding)
-    ba = world.resolve(world.run(pre, b.skill, b.binding), a.skill, a.binding)
+    after_a, after_b = world.run(pre, a.skill, a.binding), world.run(pre, b.skill, b.binding)
+    ab = world.resolve(after_a, b.skill, b.binding)
+    ba = world.resolve(after_b, a.skill, a.binding)
+    turns = (turn_checks(world, after_a, b), turn_checks(world, after_b, a))
     # compared once the window has settled: the outs happen and the triggers they fire
     victims = may_be_dying(s0, [ab, ba], pin.dying, world.k)
     ab, ba = settle_window(world, ab, victims), settle_window(world, ba, victims)
@@ -134,7 +137,26 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
             and (outcome is None or outcome(k))]
     if keys:
         cs.append(z3.Or([matters(world, pre, ab, ba, k) for k in keys]))
-    return cs, pre, ab, ba, keys, _choice_guards(world, pre, [a, b])
+    return cs, pre, ab, ba, keys, _choice_guards(world, pre, [a, b]), turns
+
+
+def turn_checks(world: World, st: State, u: Use) -> list[tuple[str, z3.BoolRef]]:
+    """What a judge checks again when the use's turn comes, each as (in words, "it fails in
+    st"): the story says why the second action of an order no longer happened."""
+    s, b = u.skill, u.binding
+    out = []
+    if not s.trigger:
+        out.append(("发动者已出局", z3.Not(st[("alive", b.self_slot)])))
+        out.append(("发动者的技能已被封锁", z3.Or(world.sem.skills_blocked(st, b.self_slot, s),
+                                               world.sem.tags_blocked(st, b.self_slot, s))))
+    out.append(("发动者已不再持有该技能", z3.Not(world.holds(st, b.self_slot, s))))
+    if s.targets:
+        f = s.targets.get("filter") or {}
+        out.append(("目标已不符合选择范围", z3.Not(z3.And([world.sem.filter(f, t, b.as_dict(t), st) for t in b.targets]
+                                                         + [z3.BoolVal(True, world.ctx)]))))
+    if s.condition:
+        out.append(("发动条件已不满足", z3.Not(world.sem.cond(s.condition, b.as_dict(), st))))
+    return out
 
 
 def _choice_guards(world: World, st: State, uses: list[Use]) -> dict:
@@ -172,11 +194,13 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
         return game.payload
     if not game.answer.sat:
         return OrderResult(game.answer)
-    cs, pre, ab, ba, keys, guards = game.payload
+    cs, pre, ab, ba, keys, guards, turns = game.payload
     res = _decoded(world, game.answer, game.s0, pre, ab, ba, keys)
     res.history, res.dealt, res.table = game.history, game.dealt, game.table
-    res.idle_choices = {key for key, g in guards.items()
-                        if not z3.is_true(game.answer.model.eval(g, model_completion=True))}
+    m = game.answer.model
+    res.idle_choices = {key for key, g in guards.items() if not z3.is_true(m.eval(g, model_completion=True))}
+    res.turn_failed = tuple([why for why, term in checks if z3.is_true(m.eval(term, model_completion=True))]
+                            for checks in turns)
     return res
 
 

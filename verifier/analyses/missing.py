@@ -201,8 +201,9 @@ class MissingRule(Analysis):
     def _endless(self, cx: Context) -> Iterator[Finding]:
         rs = cx.rs
         # one root cause: every faction the text gives no end conditions is one finding
+        named = _ended_by_effects(rs)
         endless = [(name, f) for name, f in sorted(rs.factions.items())
-                   if f.win is None and f.lose is None and not f.shares_win and not f.external]
+                   if f.win is None and f.lose is None and not f.shares_win and not f.external and name not in named]
         if endless:
             names = "、".join(name for name, _ in endless)
             yield Finding(
@@ -214,3 +215,25 @@ class MissingRule(Analysis):
                           "outcomes": ["没有胜负条件：导演无法判定其胜负"]},
                 question=f"{names}在什么情况下获胜？",
             )
+
+
+def _ended_by_effects(rs) -> set[str]:
+    """Factions a win or lose effect names: as the faction it declares, or in its condition
+    ("the holder's faction wins; faction F only once a counter is 0" names F). A win for
+    whoever holds something ($self) names no faction: it is no end condition of a faction's
+    own."""
+    out: set[str] = set()
+
+    def walk(x) -> None:
+        if isinstance(x, str) and x in rs.factions:
+            out.add(x)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+    for e in rs.effects():
+        if e.kind in ("win", "lose"):
+            walk([e.args, e.guard])
+    return out

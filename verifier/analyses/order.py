@@ -167,8 +167,11 @@ class OrderDependence(Analysis):
                 steps.append("（以上按" + "、".join(t.removeprefix("按") for t in told) + "）")
         diff_ab = outcome_text(cx.rs, res.differing, res.ab, cx.world.vocab.causes)
         diff_ba = outcome_text(cx.rs, res.differing, res.ba, cx.world.vocab.causes)
-        outcomes = [f"先结算{a.shown}再结算{b.shown}：{diff_ab}",
-                    f"先结算{b.shown}再结算{a.shown}：{diff_ba}"]
+        # an action that no longer happens at its turn: why (the judge re-checks it then)
+        void = [f"（{second.shown}结算时{'、'.join(why)}，按结算时重新检查不生效）" if why else ""
+                for second, why in ((b, res.turn_failed[0]), (a, res.turn_failed[1]))]
+        outcomes = [f"先结算{a.shown}再结算{b.shown}：{diff_ab}{void[0]}",
+                    f"先结算{b.shown}再结算{a.shown}：{diff_ba}{void[1]}"]
         subjects = tuple(dict.fromkeys([a.name, b.name] + [s.name for s in (u.skill for u in cand.scene)]))
         question = (f"当{cand.how}，{cx.skill_text(a)}与{cx.skill_text(b)}同时待结算时，先结算哪一个？")
         return Finding(

@@ -174,7 +174,60 @@ class UndefinedReference(Analysis):
 def one_per_word(found: list[Finding]) -> list[Finding]:
     """Undefined words where one contains the other and the text uses both on one line (a
     status and the judgement that gives it) are one question for the author: one finding
-    naming both."""
+    naming both. So is an undefined word the encoding's assumption about another undefined
+    element names as part of it (an item "其<X>技能、Y"): told with that element."""
+    return _parts_into_wholes(_nested_words(found))
+
+
+def _parts_into_wholes(found: list[Finding]) -> list[Finding]:
+    parts: dict[int, list[Finding]] = {}
+    for f in found:
+        whole = next((j for j, g in enumerate(found) if g is not f and
+                      any(_names_word(a, f.subjects[0]) for a in g.assumptions)), None)
+        if whole is not None and id(f) not in {id(x) for x in parts.get(found.index(f), [])}:
+            parts.setdefault(whole, []).append(f)
+    taken = {id(f) for fs in parts.values() for f in fs}
+    out = []
+    for j, g in enumerate(found):
+        if id(g) in taken and j not in parts:
+            continue
+        fs = [f for f in parts.get(j, []) if f is not g]
+        if not fs:
+            out.append(g)
+            continue
+        names = "".join(f"「{n}」" for f in fs for n in f.subjects)
+        told = []
+        for f in fs:
+            lines = sorted({loc.line for loc in f.locations if g.locations and loc.file == g.locations[0].file})
+            deps = re.search(r"依赖它的规则：([^；。（]+)", f.message)
+            told.append("".join(f"「{n}」" for n in f.subjects) + f"（第{'、'.join(map(str, lines[:5]))}行）同样未定义" +
+                        (f"，依赖它的规则：{deps.group(1)}" if deps else ""))
+        scenario = dict(g.scenario or {"roles": [], "steps": [], "outcomes": []})
+        scenario["outcomes"] = list(scenario.get("outcomes") or []) + [f"按编码的假设属于它的{t}" for t in told]
+        out.append(replace(g, subjects=g.subjects + tuple(n for f in fs for n in f.subjects),
+                           message=g.message.removesuffix("。") + f"；按编码的假设属于它的{names}同样未定义（见结果）。",
+                           locations=tuple(dict.fromkeys(g.locations + tuple(loc for f in fs for loc in f.locations))),
+                           severity=min([g.severity] + [f.severity for f in fs], key=SEVERITIES.index),
+                           assumptions=tuple(dict.fromkeys(g.assumptions + tuple(a for f in fs for a in f.assumptions))),
+                           scenario=scenario))
+    return out
+
+
+def _names_word(text: str, word: str) -> bool:
+    """The text names the word on its own: not as part of a longer word (伤害 in 致死伤害)."""
+    for m in re.finditer(re.escape(word), text):
+        before = text[m.start() - 1] if m.start() else ""
+        after = text[m.end()] if m.end() < len(text) else ""
+        if not _word_char(before) and not _word_char(after):
+            return True
+    return False
+
+
+def _word_char(c: str) -> bool:
+    return bool(c) and (c.isalnum() or "\u4e00" <= c <= "\u9fff")
+
+
+def _nested_words(found: list[Finding]) -> list[Finding]:
     out: list[Finding] = []
     for f in found:
         host = next((i for i, g in enumerate(out) if _nested(f, g)), None)
