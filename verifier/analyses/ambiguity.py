@@ -6,6 +6,7 @@ from typing import Iterator
 
 from models.encoding.ambiguity import confirm_reading, reading_question, wins_only_under
 from models.encoding.reach import Move, bounded_trace, move_text
+from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
 from ..narrate import describe_player, outcome_text, steps_zh, reason_zh, table_json, table_text
@@ -15,6 +16,20 @@ from .pending import trace_skills
 
 
 DEEPER = 2   # moves added to the depth when the bounded game shows no difference
+
+
+def _unmodelled_readers(skills: list, name: str) -> list[str]:
+    """The skills (shown names) where the reading decides an effect the engine does not model:
+    the reading is in the guard of such an effect, or in the condition or trigger of a skill
+    whose every effect is such."""
+    out = []
+    for s in skills:
+        effects = s.all_effects()
+        inert = [e for e in effects if e.kind in UNMODELLED_KINDS or e.kind == "opaque"]
+        whole = _mentions([s.condition, s.trigger, (s.targets or {}).get("filter")], name) and effects and len(inert) == len(effects)
+        if whole or any(_mentions(e.guard, name) for e in inert):
+            out.append(s.shown)
+    return list(dict.fromkeys(out))
 
 
 def _mentions(x, name: str) -> bool:
@@ -135,6 +150,16 @@ class Ambiguity(Analysis):
                                   f"但开局后 {steps_zh(depth + DEEPER)}内没有合法对局走到这样的局面（更长的对局未检查）。",
                           message_en=f"The readings of '{name}' differ in some state, but no legal game within "
                                      f"{depth + DEEPER} moves reaches one (longer games were not checked).",
+                          locations=where, key=("ambiguity", name))
+            return
+        unmodelled = _unmodelled_readers(skills, name)
+        if unmodelled:
+            # the readings differ in what the engine does not model (who is told what, when):
+            # the same outcome in what it models proves nothing about that
+            yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                          message=f"歧义「{name}」的{'、'.join(options)}几种理解，在{'、'.join(unmodelled)}中改变的是"
+                                  f"未建模的效果（信息、通知等），无法判定是否导致不同结果。",
+                          message_en=f"The readings of '{name}' change effects the engine does not model (information).",
                           locations=where, key=("ambiguity", name))
             return
         yield self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下结果相同（{users}）。", False)
