@@ -220,20 +220,25 @@ class MissingRule(Analysis):
 def _ended_by_effects(rs) -> set[str]:
     """Factions a win or lose effect names: as the faction it declares, or in its condition
     ("the holder's faction wins; faction F only once a counter is 0" names F). A win for
-    whoever holds something ($self) names no faction: it is no end condition of a faction's
-    own."""
+    whoever holds something ($self) names no faction; nor does a skill whose wins name every
+    faction in turn ("the other faction left wins"): neither is an end condition of a
+    faction's own."""
     out: set[str] = set()
+    for skill in rs.skills:
+        named: set[str] = set()
 
-    def walk(x) -> None:
-        if isinstance(x, str) and x in rs.factions:
-            out.add(x)
-        elif isinstance(x, dict):
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, (list, tuple)):
-            for v in x:
-                walk(v)
-    for e in rs.effects():
-        if e.kind in ("win", "lose"):
-            walk([e.args, e.guard])
+        def walk(x) -> None:
+            if isinstance(x, str) and x in rs.factions:
+                named.add(x)
+            elif isinstance(x, dict):
+                for v in x.values():
+                    walk(v)
+            elif isinstance(x, (list, tuple)):
+                for v in x:
+                    walk(v)
+        for e in skill.all_effects():
+            if e.kind in ("win", "lose"):
+                walk([e.args, e.guard])
+        if len(named) < len(rs.factions) - 1:
+            out |= named
     return out
