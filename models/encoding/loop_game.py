@@ -18,6 +18,7 @@ from .world import Binding, World
 
 # rounds of bindings tried in one question; beyond it an unsat answer proves nothing
 MAX_ROUNDS = 256
+TOO_MANY = "too many bindings"   # the reason of an answer cut at MAX_ROUNDS
 
 
 @dataclass
@@ -78,7 +79,7 @@ def cycle_in_game(world: World, solver, cycle: list[Skill], passed: list[bool], 
     u = unrolled(world, solver, depth, skills, quiet=quiet)    # the game bounded_trace asks about
     prev = {id(b): a for a, b in zip(u.states, u.states[1:])}
 
-    def entered(st: State, members, into, binds, _r=0) -> z3.BoolRef:
+    def entered(st: State, members, into, binds, _start=0) -> z3.BoolRef:
         """The round starts in st: its first member is one a player uses (or is made to
         use), or its event comes from the move that led to st."""
         first = members[0]
@@ -94,7 +95,7 @@ def cycle_in_game(world: World, solver, cycle: list[Skill], passed: list[bool], 
     trace = bounded_trace(world, solver, goal, depth, "loop-game", skills, quiet=quiet, retry=True)
     if not trace.answer.sat:
         if trace.answer.unsat and cut:
-            return CycleGame(Trace(Answer("unknown", reason="too many bindings")))
+            return CycleGame(Trace(Answer("unknown", reason=TOO_MANY)))
         return CycleGame(trace)
     # the round the model's game runs, in the state where the trace ends
     m, st = trace.answer.model, u.states[len(trace.states) - 1]
@@ -103,6 +104,8 @@ def cycle_in_game(world: World, solver, cycle: list[Skill], passed: list[bool], 
             if z3.is_true(m.eval(entered(st, *r), model_completion=True)):
                 return CycleGame(trace, list(zip(r[0], r[2])), r[1], r[3])
     return CycleGame(trace)
+
+
 def _round_or_false(world: World, st: State, cycle: list[Skill], binds, passed: list[bool]) -> z3.BoolRef:
     try:
         return _round(world, st, cycle, binds, passed)

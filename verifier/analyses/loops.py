@@ -7,7 +7,7 @@ from typing import Iterator
 import networkx as nx
 
 from models.domain import Ruleset, Skill
-from models.encoding.loop_game import cycle_in_game
+from models.encoding.loop_game import TOO_MANY, cycle_in_game
 from models.encoding.reach import bindings_for
 from models.encoding.scenarios import Use, enabled_ever
 from models.encoding.semantics import UNMODELLED_KINDS
@@ -258,7 +258,8 @@ class Loop(Analysis):
         trace = game.trace
         if trace.answer.status == "unknown":
             return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=names,
-                            message=f"触发链 {chain} 能否在一局游戏中完整循环一轮，在求解预算内未能判定。",
+                            message=f"触发链 {chain} 能否在一局游戏中完整循环一轮，"
+                                    + ("绑定组合过多，未全部检查。" if trace.answer.reason == TOO_MANY else "在求解预算内未能判定。"),
                             locations=cx.locs(*(s.where for s in skills)), key=("loop", *sorted(cycle)))], None
         if not game.uses:
             # within the bounds no game goes round (a longer one might): said, not dropped
