@@ -163,7 +163,7 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
                "fix": "限制使用次数，或写明该触发每个时段只触发一次。",
                "limits": "除非有递减的度量（有限的使用次数、只会出局一次、目标必须持有而技能会去除的状态）证明它会终止，"
                          "否则都会报告；环中有技能撤销该度量时（突破[次数]、刷新技能、复活、免于出局）不算。"
-                         "可行性只检查每个技能都能被使用，不构造跑完整个环的对局；最多 4 个技能的环。"},
+                         "实例是一局合法对局：从合法发牌起，合法行动走到环完整转一轮（每个技能在前一个留下的局面中结算，最后回到第一个）；界限内走不到的环报告为“未知”（提示）；最多 4 个技能的环，转一轮后即视为会一直转下去。"},
         "en": {"summary": "triggers can re-fire each other without bound",
                "decides": "Triggers that can re-fire each other without bound: effect A produces the event that "
                           "trigger B listens for, and B's effect produces A's event again; or an effect that "
@@ -173,8 +173,10 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
                "limits": "Reported unless a decreasing measure (limited uses, going out once, a status the "
                          "targets must hold and the skill removes) proves termination; a measure a member of the "
                          "cycle undoes (breaking use limits, refreshing, reviving, preventing the going out) does "
-                         "not count. Feasibility: each skill usable somewhere, not a game running the cycle; "
-                         "cycles of up to 4 skills."},
+                         "not count. The witness is a legal game from a legal deal that goes round the cycle once (each "
+                         "member resolving in the state the one before left, back to the first); a cycle no game "
+                         "within the bounds goes round is an info unknown; cycles of up to 4 skills, taken to go "
+                         "round for ever once they go round once."},
     },
     "impossible-win": {
         "zh": {"summary": "某阵营的胜利条件永远无法达成（已证明）",
