@@ -4,8 +4,10 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Iterator
 
+import z3
+
 from models.encoding.ambiguity import confirm_reading, reading_question, wins_only_under
-from models.encoding.reach import Move, bounded_trace, move_text
+from models.encoding.reach import Move, bounded_trace, move_text, possible_somewhere
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
@@ -128,12 +130,11 @@ class Ambiguity(Analysis):
         if not skills and not bounded and not undecided:
             factions = [f for f in sorted(rs.factions) if _mentions([rs.factions[f].win, rs.factions[f].lose], name)]
             found = self._by_faction(cx, amb, factions, where) if factions else None
-            if found is not None:
+            if isinstance(found, Finding):
                 yield found
                 return
             if factions:
-                yield self._harmless(name, where, f"在界限内无害：开局后 {steps_zh(depth)}内的合法对局中，"
-                                                  f"{'、'.join(options)}几种理解下{'、'.join(factions)}的胜负相同。", True)
+                yield self._faction_clean(cx, amb, factions, where, undecided=found == "unknown")
                 return
         if not skills:
             yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
@@ -174,12 +175,40 @@ class Ambiguity(Analysis):
             locations=where, key=("ambiguity", name),
         )
 
-    def _by_faction(self, cx: Context, amb: dict, factions: list[str], where) -> Finding | None:
+    def _faction_clean(self, cx: Context, amb: dict, factions: list[str], where, undecided: bool) -> Finding:
+        """No game within the bounds shows a win that depends on the reading: proved harmless
+        when no reachable state does (the over-approximation), else an open question the bounds
+        do not reach (a harmless verdict there would be empty: the situation never arises)."""
+        rs, world = cx.rs, cx.world
+        name, options = amb["name"], [o["name"] for o in amb["options"]]
+        pairs = list(permutations(range(len(options)), 2))
+        ans = possible_somewhere(world, cx.solver, lambda st: z3.Or([wins_only_under(world, st, f, name, i, j)
+                                                                     for f in factions for i, j in pairs]),
+                                 "reading-win-abstract") if not undecided else None
+        if ans is not None and ans.unsat:
+            return self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下{'、'.join(factions)}的胜负"
+                                               f"在任何可达局面中都相同。", False)
+        if ans is None or ans.status == "unknown":
+            return Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                           message=f"歧义「{name}」的各种理解是否改变{'、'.join(factions)}的胜负，未能判定（求解预算用尽）。",
+                           message_en=f"Whether the readings of '{name}' change who wins could not be decided.",
+                           locations=where, key=("ambiguity", name))
+        depth = int(rs.bounds["depth"])
+        return Finding(kind="unknown", severity="info", verdict="unknown", subjects=(name,),
+                       message=f"歧义「{name}」的{'、'.join(options)}几种理解下{'、'.join(factions)}的胜负在某些局面中不同，"
+                               f"但开局后 {steps_zh(depth)}内没有合法对局走到这样的局面（更长的对局未检查）。",
+                       message_en=f"The readings of '{name}' decide a win in some state, but no legal game within "
+                                  f"{depth} moves reaches one (longer games were not checked).",
+                       locations=where, key=("ambiguity", name))
+
+    def _by_faction(self, cx: Context, amb: dict, factions: list[str], where) -> Finding | str | None:
         """A reading a win or lose condition depends on: a legal game (at the table, within the
-        depth) at whose end the faction has won under one option and not under the other."""
+        depth) at whose end the faction has won under one option and not under the other.
+        "unknown" when some game question ran out of budget and none found it."""
         rs, world = cx.rs, cx.world
         name, options = amb["name"], [o["name"] for o in amb["options"]]
         depth = int(rs.bounds["depth"])
+        undecided = False
         for f in factions:
             for (i, a), (j, b) in permutations(enumerate(options), 2):
                 def goal(st, f=f, i=i, j=j):
@@ -187,6 +216,7 @@ class Ambiguity(Analysis):
                 trace = bounded_trace(world, cx.solver, goal, depth, "reading-win", trace_skills(rs, world),
                                       quiet=int(rs.bounds["quiet"]))
                 if not trace.answer.sat:
+                    undecided |= trace.answer.status == "unknown"
                     continue
                 last = trace.states[-1]
                 size, rest = table_text(world.k, trace.table, last, seated=world.vocab.seats)
@@ -206,7 +236,7 @@ class Ambiguity(Analysis):
                                    "outcome": f"{f}获胜" if o["name"] == a else f"{f}未获胜" if o["name"] == b else ""}
                                   for o in amb["options"]),
                 )
-        return None
+        return "unknown" if undecided else None
 
     def _finding(self, cx: Context, amb: dict, skill, pair: tuple, game, where) -> Finding:
         rs, world = cx.rs, cx.world
