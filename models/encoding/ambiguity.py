@@ -135,3 +135,9 @@ def wins_only_under(world: World, st: State, faction: str, ambiguity: str, i: in
     with world.sem.reading_fixed(ambiguity, j):
         won_j = faction_goal(world, st, faction)
     return z3.And(won_i, z3.Not(won_j))
+
+
+def win_differs(world: World, st: State, factions: list[str], ambiguity: str, pairs) -> z3.BoolRef:
+    """In st some faction has won under one option of a pair and not under the other."""
+    return z3.Or([wins_only_under(world, st, f, ambiguity, i, j) for f in factions for i, j in pairs]
+                 + [z3.BoolVal(False, world.ctx)])

@@ -4,9 +4,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Iterator
 
-import z3
-
-from models.encoding.ambiguity import confirm_reading, reading_question, wins_only_under
+from models.encoding.ambiguity import confirm_reading, reading_question, win_differs, wins_only_under
 from models.encoding.reach import Move, bounded_trace, move_text, possible_somewhere
 from models.encoding.semantics import UNMODELLED_KINDS
 
@@ -18,6 +16,17 @@ from .pending import trace_skills
 
 
 DEEPER = 2   # moves added to the depth when the bounded game shows no difference
+
+
+def _unreached(name: str, options: list[str], what: str, what_en: str, steps: int, where) -> Finding:
+    """The readings differ in some state, but no legal game within the bounds reaches one: an
+    open question a judge should still see, not a harmless one."""
+    return Finding(kind="unknown", severity="info", verdict="unknown", subjects=(name,),
+                   message=f"歧义「{name}」的{'、'.join(options)}几种理解下{what}在某些局面中不同，"
+                           f"但开局后 {steps_zh(steps)}内没有合法对局走到这样的局面（更长的对局未检查）。",
+                   message_en=f"The readings of '{name}' {what_en} in some state, but no legal game within "
+                              f"{steps} moves reaches one (longer games were not checked).",
+                   locations=where, key=("ambiguity", name))
 
 
 def _unmodelled_readers(skills: list, name: str) -> list[str]:
@@ -144,14 +153,7 @@ class Ambiguity(Analysis):
             return
         users = "、".join(cx.skill_text(s) for s in skills)
         if bounded:
-            # the readings do differ in some state; only the games of the bounds never reach
-            # it: an open question a judge should still see, not a harmless one
-            yield Finding(kind="unknown", severity="info", verdict="unknown", subjects=(name,),
-                          message=f"歧义「{name}」的{'、'.join(options)}几种理解下{users}的结果在某些局面中不同，"
-                                  f"但开局后 {steps_zh(depth + DEEPER)}内没有合法对局走到这样的局面（更长的对局未检查）。",
-                          message_en=f"The readings of '{name}' differ in some state, but no legal game within "
-                                     f"{depth + DEEPER} moves reaches one (longer games were not checked).",
-                          locations=where, key=("ambiguity", name))
+            yield _unreached(name, options, f"{users}的结果", "differ", depth + DEEPER, where)
             return
         unmodelled = _unmodelled_readers(skills, name)
         if unmodelled:
@@ -182,8 +184,7 @@ class Ambiguity(Analysis):
         rs, world = cx.rs, cx.world
         name, options = amb["name"], [o["name"] for o in amb["options"]]
         pairs = list(permutations(range(len(options)), 2))
-        ans = possible_somewhere(world, cx.solver, lambda st: z3.Or([wins_only_under(world, st, f, name, i, j)
-                                                                     for f in factions for i, j in pairs]),
+        ans = possible_somewhere(world, cx.solver, lambda st: win_differs(world, st, factions, name, pairs),
                                  "reading-win-abstract") if not undecided else None
         if ans is not None and ans.unsat:
             return self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下{'、'.join(factions)}的胜负"
@@ -193,13 +194,7 @@ class Ambiguity(Analysis):
                            message=f"歧义「{name}」的各种理解是否改变{'、'.join(factions)}的胜负，未能判定（求解预算用尽）。",
                            message_en=f"Whether the readings of '{name}' change who wins could not be decided.",
                            locations=where, key=("ambiguity", name))
-        depth = int(rs.bounds["depth"])
-        return Finding(kind="unknown", severity="info", verdict="unknown", subjects=(name,),
-                       message=f"歧义「{name}」的{'、'.join(options)}几种理解下{'、'.join(factions)}的胜负在某些局面中不同，"
-                               f"但开局后 {steps_zh(depth)}内没有合法对局走到这样的局面（更长的对局未检查）。",
-                       message_en=f"The readings of '{name}' decide a win in some state, but no legal game within "
-                                  f"{depth} moves reaches one (longer games were not checked).",
-                       locations=where, key=("ambiguity", name))
+        return _unreached(name, options, f"{'、'.join(factions)}的胜负", "decide a win", int(rs.bounds["depth"]), where)
 
     def _by_faction(self, cx: Context, amb: dict, factions: list[str], where) -> Finding | str | None:
         """A reading a win or lose condition depends on: a legal game (at the table, within the
