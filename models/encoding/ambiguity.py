@@ -141,3 +141,4 @@ def win_differs(world: World, st: State, factions: list[str], ambiguity: str, pa
     """In st some faction has won under one option of a pair and not under the other."""
     return z3.Or([wins_only_under(world, st, f, ambiguity, i, j) for f in factions for i, j in pairs]
                  + [z3.BoolVal(False, world.ctx)])
+

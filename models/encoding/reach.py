@@ -13,6 +13,7 @@ from .decode import concrete, pack
 from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import State, cause_index
+from .readings import reads_reading
 from .quiet import answers_going_out, on_own_going_out, quiet_identities
 from .table import Table, at_table, composition, deal_table, players_range
 from .world import Binding, World, mentions_target
@@ -1109,22 +1110,10 @@ def _without_window(name: str) -> str:
 def readings_text(m, world: World, skills) -> list[str]:
     """The readings a game was played under, for the ambiguities these skills read (an
     option no ruling picked): “按「…」理解”."""
-    names: set[str] = set()
-
-    def walk(x) -> None:
-        if isinstance(x, dict):
-            if isinstance(x.get("reading"), (list, tuple)) and x["reading"]:
-                names.add(x["reading"][0])
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, (list, tuple)):
-            for v in x:
-                walk(v)
-    for s in skills:
-        walk([s.condition, (s.targets or {}).get("filter")] + [[e.args, e.guard] for e in s.all_effects()])
+    parts = [[s.condition, (s.targets or {}).get("filter")] + [[e.args, e.guard] for e in s.all_effects()] for s in skills]
     out = []
     for amb in world.rs.ambiguities:
-        if amb["name"] not in names or world.rs.ruled_option(amb["name"]):
+        if not reads_reading(parts, amb["name"]) or world.rs.ruled_option(amb["name"]):
             continue
         v = m.eval(world.sem.reading_var(amb["name"]), model_completion=True)
         options = [o["name"] for o in amb["options"]]

@@ -5,6 +5,7 @@ from itertools import combinations, permutations
 from typing import Iterator
 
 from models.encoding.ambiguity import confirm_reading, reading_question, win_differs, wins_only_under
+from models.encoding.readings import reads_reading
 from models.encoding.reach import Move, bounded_trace, move_text, possible_somewhere
 from models.encoding.semantics import UNMODELLED_KINDS
 
@@ -44,12 +45,7 @@ def _unmodelled_readers(skills: list, name: str) -> list[str]:
 
 
 def _mentions(x, name: str) -> bool:
-    if isinstance(x, dict):
-        r = x.get("reading")
-        if isinstance(r, list) and r and r[0] == name:
-            return True
-        return any(_mentions(v, name) for v in x.values())
-    return isinstance(x, list) and any(_mentions(v, name) for v in x)
+    return reads_reading(x, name)
 
 
 def readers(rs, name: str) -> list:
