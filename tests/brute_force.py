@@ -1592,34 +1592,50 @@ def successors(it: Interp, st: dict, skills: list[Skill], decided: dict | None =
             for en, new, read in got:
                 if en:
                     yield ("skill", s, bd), new, (None if decided is None else {**decided, **read})
+    # a trigger on "about to go out" that may answer a vote-out: the one voted out may then be
+    # about to go out until the outs are settled
+    pending_too = any((s.trigger or {}).get("event") == "about_to_go_out" and
+                      (s.trigger or {}).get("cause") in (None, "any", "投票", "投票出局") for s in skills)
     for j in range(it.k):
         # a vote-out happens after the outs pending from the night are settled
         if not st[("alive", j)] or any(st[("dying", x)] for x in range(it.k)):
             continue
-        out = {**st, ("alive", j): False, ("dying", j): False}
-        if not it.ballots:
-            yield ("vote", j), out, decided
+        if vote_immune(it, st, j):
             continue
-        # everyone casts a fresh ballot; the one voted out has the most votes (mirror of
-        # reach.Transitions.ballots): one successor per distinct ballot box that allows it
-        for box in product(range(-1, it.k), repeat=it.k):
-            if any(box[v] != -1 and not it.voter(st, v) for v in range(it.k)):
-                continue   # only a voter casts a ballot
-            cast = {("ballot", v): box[v] for v in range(it.k)}
-            voted = View({**st, **cast})
-            got = [it.received(voted, x) for x in range(it.k)]
-            if not (got[j] == max(got) and got[j] > 0):
-                continue
-            voting = it.rs.voting or {}
-            if (voting.get("tie_out") == "none" or not voting.get("tie")) and got.count(got[j]) > 1 and not (
-                    voting.get("tie_break") and it.filter(voting["tie_break"], j, {}, voted)):
-                continue   # nobody out on a tie (but the one a tie break names), or the text is silent
-            yield ("vote", j), {**out, **cast}, decided
+        for pend in (False, True) if pending_too else (False,):
+            yield from _voted_out(it, st, j, pend, decided)
     settled = dict(st)
     for i in range(it.k):
         settled[("alive", i)] = st[("alive", i)] and not st[("dying", i)]
         settled[("dying", i)] = False
     yield ("settle",), settled, decided
+
+
+def vote_immune(it: Interp, st: dict, j: int) -> bool:
+    """A status that stops going out stops a vote-out, unless it excepts the vote-out."""
+    return all(it.blocked(st, j, "out", c) for c in ("投票", "投票出局"))
+
+
+def _voted_out(it: Interp, st: dict, j: int, pending: bool, decided):
+    out = {**st, ("alive", j): pending, ("dying", j): pending}
+    if not it.ballots:
+        yield ("vote", j), out, decided
+        return
+    # everyone casts a fresh ballot; the one voted out has the most votes (mirror of
+    # reach.Transitions.ballots): one successor per distinct ballot box that allows it
+    for box in product(range(-1, it.k), repeat=it.k):
+        if any(box[v] != -1 and not it.voter(st, v) for v in range(it.k)):
+            continue   # only a voter casts a ballot
+        cast = {("ballot", v): box[v] for v in range(it.k)}
+        voted = View({**st, **cast})
+        got = [it.received(voted, x) for x in range(it.k)]
+        if not (got[j] == max(got) and got[j] > 0):
+            continue
+        voting = it.rs.voting or {}
+        if (voting.get("tie_out") == "none" or not voting.get("tie")) and got.count(got[j]) > 1 and not (
+                voting.get("tie_break") and it.filter(voting["tie_break"], j, {}, voted)):
+            continue   # nobody out on a tie (but the one a tie break names), or the text is silent
+        yield ("vote", j), {**out, **cast}, decided
 
 
 def setup_skills(rs: Ruleset) -> list[Skill]:

@@ -247,7 +247,12 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                     raise Illegal("voting out a player who is out")
                 if any(st[("dying", x)] for x in range(k)):
                     raise Illegal("a vote-out while the night's outs are not settled")
-                upd = {("alive", i): False, ("dying", i): False}
+                if bf.vote_immune(it, st, i):
+                    raise Illegal("voting out a player whose status stops going out")
+                pending = bool(mv.get("pending"))
+                if pending and not any((s.trigger or {}).get("event") == "about_to_go_out" for s in rs.skills):
+                    raise Illegal("a vote-out left pending with no trigger that could answer it")
+                upd = {("alive", i): pending, ("dying", i): pending}
                 if it.causes:
                     upd[("cause", i)] = it.cause_value("投票")
                 st = st.set(upd)

@@ -128,6 +128,19 @@ class Move:
     binding: Binding | None
     label: str
     role: str | None = None    # vote-rest: the identity of the player outside the slots
+    pending: bool = False      # vote: the one voted out is about to go out (a trigger may answer)
+
+
+def answers_vote_out(skills: list[Skill]) -> bool:
+    """Some trigger answers a player about to go out, for any cause or for a vote-out."""
+    return any((s.trigger or {}).get("event") == "about_to_go_out" and
+               (s.trigger or {}).get("cause") in (None, "any") + VOTE_OUT_CAUSES for s in skills)
+
+
+def vote_immune(world: World, st: State, i: int) -> z3.BoolRef:
+    """Slot i cannot be voted out: it holds a status that stops going out and excepts no
+    vote-out (by either name of the cause)."""
+    return z3.And([world.sem.blocked(st, i, "out", c) for c in VOTE_OUT_CAUSES])
 
 
 def temporary_statuses(rs) -> list[str]:
@@ -175,6 +188,11 @@ class Transitions:
                 self.moves.append(Move(s, b, s.name))
         for j in range(self.world.k):
             self.moves.append(Move(None, Binding(j), "vote"))
+        if answers_vote_out(self.skills):
+            # a trigger answering "about to go out" may answer a vote-out too ("免于此次出局"):
+            # the one voted out is then about to go out until the outs are settled
+            for j in range(self.world.k):
+                self.moves.append(Move(None, Binding(j), "vote", pending=True))
         if self.rest and players_range(self.world.rs) is not None:
             # a player outside the slots can be voted out too (the table counts them)
             for r in self.world.vocab.rest_roles:
@@ -217,8 +235,10 @@ class Transitions:
                     i = mv.binding.self_slot
                     # the day's vote comes after the night's outs are settled (天亮): nobody is
                     # still about to go out when a player is voted out
-                    guard = z3.And([st[("alive", i)]] + [z3.Not(st[("dying", j)]) for j in range(w.k)])
-                    new = st.set({("alive", i): z3.BoolVal(False, w.ctx), ("dying", i): z3.BoolVal(False, w.ctx)} |
+                    # a status that stops going out ([不死]) stops a vote-out too, unless it excepts it
+                    guard = z3.And([st[("alive", i)], z3.Not(vote_immune(w, st, i))] +
+                                   [z3.Not(st[("dying", j)]) for j in range(w.k)])
+                    new = st.set({("alive", i): z3.BoolVal(mv.pending, w.ctx), ("dying", i): z3.BoolVal(mv.pending, w.ctx)} |
                                  ({("cause", i): z3.IntVal(cause_index(w.vocab, VOTE_OUT_CAUSES[0]), w.ctx)}
                                   if w.vocab.causes else {}))
                     if w.vocab.ballots:
@@ -400,7 +420,7 @@ def move_json(mv: Move) -> dict:
         return {"move": "skill", "skill": mv.skill.uid, "self": mv.binding.self_slot,
                 "targets": list(mv.binding.targets), "others": dict(mv.binding.others)}
     if mv.label == "vote":
-        return {"move": "vote", "self": mv.binding.self_slot}
+        return {"move": "vote", "self": mv.binding.self_slot} | ({"pending": True} if mv.pending else {})
     if mv.label == "vote-rest":
         return {"move": "vote-rest", "role": mv.role}
     return {"move": mv.label}
@@ -1169,7 +1189,7 @@ def move_text(mv: Move, day: int | None = None) -> str:
     """A move in words; day: the number of the day the move is on (a "day" move: the day it
     begins); a skill's move then says its day and phase (第 2 天早夜，…)."""
     if mv.label == "vote":
-        return f"P{mv.binding.self_slot + 1} 被投票出局"
+        return f"P{mv.binding.self_slot + 1} 被投票出局" + ("（即将出局，待结算）" if mv.pending else "")
     if mv.label == "settle":
         return "结算：即将出局者出局"
     if mv.label == "day":
