@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 import z3
 
 
-# the second start of an undecided search gets at least this many times the rlimit (a baigei3
-# order confirmation: out of budget at 5x with either start, found at 10x and 15x); a search
-# that had more already gets the same again with the other seed (measured on zemu: its win-check
-# traces, 20x each, decided 2 of 12 at 60x, both "no", for 250 s of the run's 700 s of solving)
-RETRY_FLOOR = 15
+# the second start of an undecided search gets this many times its budget (a baigei3 order
+# confirmation: out of budget at 5x with either start, found at 10x and 15x; a zemu reading at
+# 10x: found at 30x, not at 15x), but at most RETRY_CAP times the rlimit (measured on zemu: its
+# win-check traces, 20x each, decided 2 of 12 at 60x, both "no", for 250 s of 700 s of solving)
+RETRY_SCALE, RETRY_CAP = 3, 30
 
 
 @dataclass
@@ -47,13 +47,14 @@ class Solver:
         self.stats = SolverStats()
 
     def check_retrying(self, constraints: list, purpose: str, rlimit: int) -> Answer:
-        """check(), and an undecided answer gets one more start (seed 1, the same budget but at
-        least RETRY_FLOOR times the rlimit): a search this size is sensitive to where it starts (measured: conan096's order
-        confirmations and an s11 win-check trace, each decided in seconds alone, ran out of budget
+        """check(), and an undecided answer gets one more start (seed 1, RETRY_SCALE times the
+        budget, at most RETRY_CAP times the rlimit): a search this size is sensitive to where it
+        starts (measured: conan096's order confirmations and an s11 win-check trace, each decided in seconds alone, ran out of budget
         once other questions had built their terms). Still deterministic."""
         ans = self.check(constraints, purpose, rlimit=rlimit)
         if ans.status == "unknown":
-            ans = self.check(constraints, f"{purpose}-retry", rlimit=max(rlimit, RETRY_FLOOR * self.rlimit), seed=1)
+            again = min(rlimit * RETRY_SCALE, max(rlimit, RETRY_CAP * self.rlimit))
+            ans = self.check(constraints, f"{purpose}-retry", rlimit=again, seed=1)
         return ans
 
     def check(self, constraints: list, purpose: str, tracked: dict[str, z3.BoolRef] | None = None,
