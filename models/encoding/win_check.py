@@ -31,8 +31,7 @@ def _changes(world: World, before, after, mv: Move) -> z3.BoolRef:
         return z3.BoolVal(False, world.ctx)
     victim = dict(mv.binding.others).get("victim", mv.binding.self_slot)
     # the going out it answers is the one the last move made
-    fresh = z3.Not(before[("dying", victim)]) if (mv.skill.trigger or {}).get("event") == "about_to_go_out" \
-        else before[("alive", victim)]
+    fresh = before[("alive", victim)]
     differ = z3.Or([faction_goal(world, after, f) != faction_goal(world, shot, f)
                     for f in sorted(rs.factions) if not rs.factions[f].shares_win] + [z3.BoolVal(False, world.ctx)])
     return z3.And(en, fresh, differ)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from models.encoding.quiet import ON_GOING_OUT
 from models.encoding.win_check import trigger_after_win
 
 from ..findings import Finding
@@ -14,7 +13,8 @@ from .base import Context
 from .pending import trace_skills
 
 # the moment a trigger answers, in the words of the rule texts
-_AFTER = {"went_out": "出局", "killed": "出局", "about_to_go_out": "即将出局"}
+_AFTER = {"went_out": "出局", "killed": "出局"}
+AFTER_GOING_OUT = tuple(_AFTER)
 
 
 class WinCheckOrder:
@@ -33,7 +33,9 @@ class WinCheckOrder:
         says when wins are checked."""
         if cx.rs.win_check:
             return []
-        return [s.uid for s in trace_skills(cx.rs, cx.world) if (s.trigger or {}).get("event") in ON_GOING_OUT]
+        # a trigger on "about to go out" answers before the going out, so before any win check
+        # it could make (a replacement, "免于此次出局"): no question of which comes first
+        return [s.uid for s in trace_skills(cx.rs, cx.world) if (s.trigger or {}).get("event") in AFTER_GOING_OUT]
 
     def run(self, cx: Context, asked: set[str] | None = None) -> Iterator[Finding]:
         """asked: only these triggers (the share of this process); None: all."""
