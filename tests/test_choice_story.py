@@ -59,3 +59,21 @@ def test_an_order_story_tells_what_the_pending_use_chose():
     assert found, "no order finding"
     steps = [s for f in found for s in f.scenario["steps"] if "【择一】" in s and "待结算" in s]
     assert steps and all("所选：[印]）" in s for s in steps), steps
+
+
+def test_a_window_use_tells_its_own_choice_not_a_trace_move_of_the_same_player():
+    """A game's trace has its own (unconstrained) choice for a move by the same player with the
+    same targets; the window's use is told by the choice made in the window."""
+    from models.encoding.reach import Move, choices_text
+    from models.encoding.world import Binding
+    rs = _ruleset()
+    skill, world = rs.skills[0], World(rs, 4)
+    plain = Binding(0, (1,))
+    in_window = Binding(0, (1,), window=((2, "清除", (1,)),))
+    name = lambda b: f"choice|{skill.effects[0].uid}|{sorted(b.as_dict().items())}"  # noqa: E731
+    s = z3.Solver(ctx=world.ctx)
+    s.add(z3.Int(name(plain), world.ctx) == 0, z3.Int(name(in_window), world.ctx) == 1)
+    assert s.check() == z3.sat
+    m = s.model()
+    assert choices_text(m, world, Move(skill, in_window, skill.name)) == ["所选：[印]"]
+    assert choices_text(m, world, Move(skill, plain, skill.name)) == ["所选：[盾]"]

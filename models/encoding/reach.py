@@ -1106,10 +1106,14 @@ def choices_text(m, world: World, mv: Move, idle: set | frozenset = frozenset())
         if e.kind != "choose" or not e.options or e.uid in idle:
             continue
         if decls is None:
-            # a window's use also knows who else acted in it ($window…): the same choice
-            decls = {_without_window(d.name()): d for d in m.decls() if d.name().startswith("choice|")}
+            exact = {d.name(): d for d in m.decls() if d.name().startswith("choice|")}
+            # a use known only without the record of who else acted in its window ($window…):
+            # the same choice; never in place of the exact name (a trace's move of the same
+            # player is another, unconstrained choice)
+            decls = {_without_window(n): d for n, d in exact.items()} | exact
         for t in (mv.binding.targets if mentions_target(e) and len(mv.binding.targets) > 1 else [None]):
-            d = decls.get(_without_window(f"choice|{e.uid}|{sorted(mv.binding.as_dict(t).items())}"))
+            name = f"choice|{e.uid}|{sorted(mv.binding.as_dict(t).items())}"
+            d = decls.get(name, decls.get(_without_window(name)))
             label = option_label(world.rs, e.options, m[d].as_long()) if d is not None else ""
             if label:
                 out.append(f"所选：{label}")
