@@ -1303,12 +1303,18 @@ def setup_skills(world: World) -> list[Skill]:
 
 
 def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[State, list]:
-    """The state once the one-off phases are over: each setup skill may be used by any
-    holder on any target (a free choice each); setup triggers fire at least once."""
+    """The state once the one-off phases are over: each holder of a setup skill may use it on
+    targets of their choice, within its use limit (once, unless the text gives a count: the
+    one-off phase comes once); setup triggers fire at least once."""
     after = init
     cs: list = []
+    extra = extra_uses(world.rs)
     for s in once_skills:
         chosen = []
+        limit = _daily(Move(s, None, s.name), extra)
+        if limit is None and s.trigger and not s.uses:
+            limit = 1    # a setup trigger fires once for each holder
+        by_holder: dict[int, list] = {}
         for b in bindings_for(world, s, range(world.k)):
             try:
                 choice = z3.Bool(f"setup_use_{s.uid}_{b.self_slot}_{b.targets}_{b.others}", world.ctx)
@@ -1318,12 +1324,15 @@ def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[St
                 continue
             g = z3.And(choice, en)
             chosen.append((g, en))
+            by_holder.setdefault(b.self_slot, []).append(g)
             after = State({key: (z3.If(g, nxt.terms[key], term)
                                  if nxt.terms[key] is not term and not nxt.terms[key].eq(term) else term)
                            for key, term in after.terms.items()})
         if (s.trigger or {}).get("event") == "setup" and chosen:
             # a setup trigger happens whenever its holder is in the game
             cs.append(z3.Implies(z3.Or([en for _, en in chosen]), z3.Or([g for g, _ in chosen])))
+        if limit is not None:
+            cs += [z3.Sum([z3.If(g, 1, 0) for g in gs]) <= limit for gs in by_holder.values() if len(gs) > limit]
     return after, cs
 
 
