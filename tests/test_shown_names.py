@@ -51,3 +51,11 @@ def test_outcomes_leave_out_made_up_names_when_a_named_value_differs():
 def test_a_clipped_quote_leaves_no_bracket_open():
     assert clip("可选择其中一个技能获得（若选中的是甲的技能，则改为获得乙的技能）", 30) == "可选择其中一个技能获得…"
     assert clip("短句", 30) == "短句"
+
+
+def test_a_part_of_a_skill_not_gained_is_told_as_that_part():
+    """"没有获得【强击】（第2、3行的部分）" reads as 强击 not gained at all; the part is named."""
+    rs = load_inline(_raw([_skill("强击(计数)")]), SOURCE)
+    part = next(s for s in rs.skills if s.name == "强击(计数)")
+    key = [("gained", 1, part.uid)]
+    assert outcome_text(rs, key, {key[0]: False}) == "P2 没有获得【强击】中第2、3行的部分"

@@ -2,6 +2,8 @@
 under each order. Only plain values decoded from a model reach this module."""
 from __future__ import annotations
 
+import re
+
 from models.domain import Ruleset
 
 
@@ -171,7 +173,9 @@ def outcome_text(rs: Ruleset, keys, values: dict, causes: list | None = None) ->
         if k[0] in ("gained", "lost"):
             skill = next((x for x in rs.skills if x.uid == k[2]), None)
             if skill is not None:
-                text = text.replace(f"【{skill.name}】", skill.shown)
+                # a part of a skill: "没有获得【X】（第n行的部分）" reads as "X not gained at all"
+                shown = re.sub(r"^(【[^】]+】)（(第[^）]+行的部分)）$", r"\1中\2", skill.shown)
+                text = text.replace(f"【{skill.name}】", shown)
         if text not in out:
             out.append(text)
     return "；".join(out)
