@@ -321,3 +321,10 @@ class Ruleset:
         names.update(t["name"] for t in self.terms if t.get("kind") != "undefined")
         names.update(self.aliases)
         return names
+
+
+def without_parts(shown: list[str]) -> list[str]:
+    """Shown skill names without a part (【X】（第n行的部分）) of a skill X also in the list:
+    the part goes without saying when X itself is told. Order kept, duplicates dropped."""
+    shown = list(dict.fromkeys(shown))
+    return [x for x in shown if "】（第" not in x or x.split("】（第")[0] + "】" not in shown]

@@ -59,3 +59,9 @@ def test_a_part_of_a_skill_not_gained_is_told_as_that_part():
     part = next(s for s in rs.skills if s.name == "强击(计数)")
     key = [("gained", 1, part.uid)]
     assert outcome_text(rs, key, {key[0]: False}) == "P2 没有获得【强击】中第2、3行的部分"
+
+
+def test_a_part_goes_without_saying_next_to_its_skill():
+    from models.domain import without_parts
+    assert without_parts(["【甲技】", "【甲技】（第55、143行的部分）", "【强击】（第2行的部分）", "【甲技】"]) == \
+        ["【甲技】", "【强击】（第2行的部分）"]

@@ -7,7 +7,7 @@ from itertools import combinations, permutations, product
 
 import z3
 
-from ..domain import Skill
+from ..domain import Skill, without_parts
 from ..schema import VOTE_OUT_CAUSES
 from .decode import concrete, pack
 from .semantics import Unbound
@@ -1160,9 +1160,7 @@ def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = No
             was, now = (m.eval(st[key], model_completion=True).as_long() for st in (before, after))
             if now != was and 0 <= now < world.k:
                 told.append(f"P{now + 1} 获得{key[1]}")
-    told = list(dict.fromkeys(told))
-    # a part of a skill (【X】（第n行的部分）) goes without saying when X itself is told
-    told = [x for x in told if "】（第" not in x or x.split("】（第")[0] + "】" not in told]
+    told = without_parts(told)
     return f"（{'；'.join(told)}）" if told else ""
 
 

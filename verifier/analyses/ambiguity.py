@@ -4,6 +4,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Iterator
 
+from models.domain import without_parts
 from models.encoding.ambiguity import confirm_reading, reading_question, win_differs, wins_only_under
 from models.encoding.readings import reads_reading
 from models.encoding.reach import Move, bounded_trace, move_text, possible_somewhere
@@ -41,7 +42,7 @@ def _unmodelled_readers(skills: list, name: str) -> list[str]:
         whole = _mentions([s.condition, s.trigger, (s.targets or {}).get("filter")], name) and effects and len(inert) == len(effects)
         if whole or any(_mentions(e.guard, name) for e in inert):
             out.append(s.shown)
-    return list(dict.fromkeys(out))
+    return without_parts(out)
 
 
 def _mentions(x, name: str) -> bool:
