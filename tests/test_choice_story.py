@@ -9,6 +9,7 @@ from models.encoding.solver import Solver
 from models.encoding.world import World
 
 from inline_rulesets import load_inline
+from cases import cases
 
 
 def _ruleset():
@@ -55,7 +56,7 @@ def test_an_order_story_tells_what_the_pending_use_chose():
     raw["phases"] = raw["phases"] + [{"name": "白天", "src": 5}]
     rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n择一[夜晚]：令目标获得[盾]或[印]。\n"
                           "清除[夜晚]：去除目标的[印]。\n追击[白天]：令一名有[印]的角色出局。\n")
-    found = [f for f in check(rs, kinds=["order-dependence"]).findings if f.kind == "order-dependence"]
+    found = [f for f in cases(check(rs, kinds=["order-dependence"]).findings) if f.kind == "order-dependence"]
     assert found, "no order finding"
     steps = [s for f in found for s in f.scenario["steps"] if "【择一】" in s and "待结算" in s]
     assert steps and all("所选：[印]）" in s for s in steps), steps

@@ -26,7 +26,9 @@ BUNDLED = sorted(d for d in os.listdir(os.path.join(ROOT, "rulesets"))
 
 
 def _games(doc: dict) -> list[dict]:
-    return [f for f in doc["findings"] if (f.get("witness") or {}).get("game") is not None]
+    """Every finding with a game, and every example of one cause that a finding carries."""
+    every = [x for f in doc["findings"] for x in [f] + list(f.get("examples") or [])]
+    return [f for f in every if (f.get("witness") or {}).get("game") is not None]
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -49,7 +51,7 @@ def test_committed_games_replay(rid):
     for f in _games(doc):
         ok, why = replay_game(rs, f["witness"])
         if not ok:
-            bad.append(f"{f['id']} {f['message']}: {why}")
+            bad.append(f"{f.get('id', 'example')} {f['message']}: {why}")
     assert not bad, "\n".join(bad)
 
 

@@ -29,3 +29,23 @@ def _kinds(with_reading: bool) -> list[str]:
 def test_a_faq_answer_among_the_disagreeing_passages_is_one_finding():
     assert _kinds(with_reading=True) == ["inconsistent-text"]
     assert _kinds(with_reading=False) == ["faq-mismatch", "inconsistent-text"]
+
+
+def test_one_window_without_an_order_is_one_finding_with_each_case():
+    """Pairs of one window whose order the text never gives are one cause: one finding names
+    each pair, tells one game whole and carries the others as examples, each replayed."""
+    from game_replay import replay_game
+    from test_three_pending import _ruleset
+    from verifier.engine import check
+    from verifier.faq import faq_markdown
+    rs = _ruleset()
+    report = check(rs, kinds=["order-dependence"])
+    found = [f for f in report.findings if f.kind == "order-dependence" and f.verdict == "witnessed"]
+    assert len(found) == 1 and found[0].examples, [f.message for f in found]
+    f = found[0]
+    assert f.message.startswith("夜晚内同时结算的技能没有规定先后") and f.question.startswith("夜晚内")
+    for case in [f.to_json(rs.id)] + list(f.examples):
+        assert case["scenario"]["roles"] and case["witness"]
+        if case["witness"].get("game"):
+            assert replay_game(rs, case["witness"])[0], case["message"]
+    assert "另一例" in faq_markdown(rs, report)

@@ -11,6 +11,7 @@ from verifier.engine import check
 
 from game_replay import replay_game
 from inline_rulesets import load_inline
+from cases import cases
 
 ROLES = ["甲", "乙", "丙", "丁"]
 
@@ -36,7 +37,7 @@ def _ruleset():
 
 def test_a_pair_that_differs_only_after_a_third_action():
     rs = _ruleset()
-    found = [f for f in check(rs, kinds=["order-dependence"]).to_json()["findings"]
+    found = [f for f in cases(check(rs, kinds=["order-dependence"]).to_json()["findings"])
              if f["kind"] == "order-dependence" and {"惊吓", "安抚"} <= set(f["subjects"])]
     assert found, "惊吓 and 安抚 differ once 唤醒 has resolved first in the same night"
     w = found[0]["witness"]

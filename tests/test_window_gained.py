@@ -14,6 +14,7 @@ from verifier.narrate import game_json, table_json
 
 from game_replay import replays_only_with_its_new_days
 from inline_rulesets import load_inline
+from cases import cases
 
 ROLES = ["甲", "乙", "丙", "丁"]
 
@@ -41,7 +42,7 @@ def _ruleset(depth: int):
 
 
 def _order_findings(rs) -> list:
-    return [f for f in check(rs, kinds=["order-dependence"]).to_json()["findings"]
+    return [f for f in cases(check(rs, kinds=["order-dependence"]).to_json()["findings"])
             if f["kind"] == "order-dependence" and {"庇护", "驱散"} <= set(f["subjects"])]
 
 

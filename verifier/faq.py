@@ -41,6 +41,10 @@ def faq_markdown(rs: Ruleset, report: Report) -> str:
             out.append("- 不同结果：")
             for o in f.scenario["outcomes"]:
                 out.append(f"  - {o}")
+        for ex in f.examples:
+            out.append(f"- 另一例：{ex['message']}")
+            for o in (ex.get("scenario") or {}).get("outcomes") or []:
+                out.append(f"  - {o}")
         out.append(f"- 原文位置：{_lines(f)}")
         out.append("")
     settled = rs.faq + [{"question": r["question"], "answer": r["ruling"], "src": r.get("src")} for r in rs.rulings]
@@ -70,6 +74,12 @@ def faq_bbcode(rs: Ruleset, report: Report) -> str:
             out.append("[list=1]")
             for r in f.rulings:
                 out.append(f"[*][b]{r['ruling']}[/b] → {r.get('outcome', '')}")
+            out.append("[/list]")
+        for ex in f.examples:
+            out.append(f"另一例：{ex['message']}")
+            out.append("[list]")
+            for o in (ex.get("scenario") or {}).get("outcomes") or []:
+                out.append(f"[*]{o}")
             out.append("[/list]")
         out.append(f"[size=1]原文：{_lines(f)}[/size]")
         out.append("")

@@ -40,8 +40,12 @@ class Finding:
     suppressed: str | None = None      # the reason, when a suppression matches
     message_en: str | None = None
     # an undecided question of a kind asked many times: (kind of question, the sentence for
-    # n of them with {n}, this one's item); the engine reports such findings as one
-    group: tuple[str, str, str] | None = None
+    # n of them with {n}, this one's item[, the FAQ question for all]); the engine reports
+    # such findings as one
+    group: tuple[str, ...] | None = None
+    # witnessed findings of one cause told as one (the same window with no stated order): the
+    # others, each whole (findings/v1 addition "examples"); this one's own story is the first
+    examples: tuple[dict, ...] = ()
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS, self.kind
@@ -70,6 +74,8 @@ class Finding:
             out["suppressed"] = self.suppressed
         if self.message_en:
             out["message_en"] = self.message_en
+        if self.examples:
+            out["examples"] = list(self.examples)
         return out
 
 
@@ -81,7 +87,7 @@ def finding_from_json(d: dict) -> Finding:
         scenario=d.get("scenario"), key=tuple(d.get("key") or ()), witness=d.get("witness"),
         question=d.get("question"), rulings=tuple(d.get("rulings") or ()), assumptions=tuple(d.get("assumptions") or ()),
         suppressed=d.get("suppressed"), message_en=d.get("message_en"),
-        group=tuple(d["group"]) if d.get("group") else None,
+        group=tuple(d["group"]) if d.get("group") else None, examples=tuple(d.get("examples") or ()),
     )
 
 
@@ -98,9 +104,12 @@ MESSAGE_MAX = 200   # one sentence a judge reads; the details are in the scenari
 
 def grouped(members: list[Finding]) -> Finding:
     """One finding for several undecided questions of one kind (Finding.group): each is
-    named in the message, every line they cite is kept."""
+    named in the message, every line they cite is kept. Witnessed findings of one cause keep
+    each story: the first as the finding's own, the others as examples."""
     first = members[0]
-    _, head, _ = first.group
+    if first.verdict == "witnessed":
+        return _with_examples(members)
+    head = first.group[1]
     locs = tuple(dict.fromkeys(loc for f in members for loc in f.locations))
     subjects = tuple(dict.fromkeys(s for f in members for s in f.subjects))
     items = [f.group[2] for f in members]
@@ -121,6 +130,29 @@ def grouped(members: list[Finding]) -> Finding:
                    key=(first.group[0],) + tuple(sorted("\x1f".join(f.key or f.subjects) for f in members)),
                    message_en=f"{len(members)} questions of one kind ({first.group[0]}) were not decided within "
                               "the solver budget: " + "; ".join("/".join(f.subjects) for f in members) + ".")
+
+
+def _with_examples(members: list[Finding]) -> Finding:
+    """Witnessed findings of one cause (one window whose order the text never gives): one
+    finding naming each, with the first one's game, witness and FAQ question, the others as
+    examples a judge can read whole (and the tests replay)."""
+    from dataclasses import replace
+    first = members[0]
+    head = first.group[1]
+    items = [f.group[2] for f in members]
+    message = f"{head.format(n=len(members))}：{'；'.join(items)}。"
+    if len(message) > MESSAGE_MAX:
+        message = f"{head.format(n=len(members))}（见各例）。"
+    examples = tuple({k: v for k, v in f.to_json("").items() if k not in ("id", "kind", "severity", "verdict")}
+                     for f in members[1:])
+    return replace(first, subjects=tuple(dict.fromkeys(s for f in members for s in f.subjects)), message=message,
+                   locations=tuple(dict.fromkeys(loc for f in members for loc in f.locations)),
+                   key=(first.group[0],) + tuple(sorted("\x1f".join(f.key or f.subjects) for f in members)),
+                   message_en=f"{len(members)} pairs resolve in one window with no stated order, and their orders differ: "
+                              + "; ".join("/".join(f.subjects) for f in members) + ".",
+                   assumptions=tuple(dict.fromkeys(a for f in members for a in f.assumptions)),
+                   question=first.group[3] if len(first.group) > 3 else first.question,
+                   group=None, examples=examples)
 
 
 def sort_key(f: Finding) -> tuple:

@@ -196,6 +196,9 @@ class OrderDependence(Analysis):
             rulings=({"ruling": f"先结算{a.shown}", "first": a.name, "then": b.name, "outcome": diff_ab},
                      {"ruling": f"先结算{b.shown}", "first": b.name, "then": a.name, "outcome": diff_ba}),
             assumptions=_assumptions(cx, res.start, cand),
+            # one window whose order the text never gives is one cause: its pairs are one finding
+            group=(f"order-window|{cand.window}", f"{cand.window}内同时结算的技能没有规定先后，以下 {{n}} 对的先后会改变结果",
+                   f"{cx.skill_text(a)}与{cx.skill_text(b)}", f"{cand.window}内同时待结算的技能，按什么顺序结算？"),
         )
 
     def _unconfirmed(self, cx: Context, cand: Candidate, why: str, bounded: bool = False) -> Finding:

@@ -256,6 +256,16 @@ def _finding(f: Finding, rid: str, t: dict[str, str], lang: str, graph: dict | N
             tag = "ol" if bullet == "1." else "ul"
             out.append(f'<h4>{escape(t[part])}</h4><{tag} class="{part}">'
                        + "".join(f"<li>{escape(x)}</li>" for x in items) + f"</{tag}>")
+    for ex in f.examples:
+        # another case of the same cause, whole
+        out.append(f'<details class="example"><summary>{escape(t["example"] + t["sep"] + ex["message"])}</summary>')
+        for part, bullet in SCENARIO_PARTS:
+            items = (ex.get("scenario") or {}).get(part) or []
+            if items:
+                tag = "ol" if bullet == "1." else "ul"
+                out.append(f'<h4>{escape(t[part])}</h4><{tag} class="{part}">'
+                           + "".join(f"<li>{escape(x)}</li>" for x in items) + f"</{tag}>")
+        out.append("</details>")
     if f.assumptions and f.kind != "assumption":
         out.append(f'<h4>{escape(t["assumptions"])}</h4><ul class="assumptions">'
                    + "".join(f"<li>{escape(a)}</li>" for a in f.assumptions) + "</ul>")

@@ -12,7 +12,7 @@ LABELS: dict[str, dict[str, str]] = {
            "coverage": "覆盖",
            "summary": "摘要", "unknown": "未知", "suppressed": "已抑制", "kind": "类型", "count": "数量",
            "about": "说明", "findings": "问题", "none": "未发现问题。", "roles": "角色", "steps": "步骤",
-           "outcomes": "结果", "locations": "位置", "verdict": "判定", "id": "编号",
+           "outcomes": "结果", "locations": "位置", "verdict": "判定", "id": "编号", "example": "另一例",
            "assumptions": "依赖的假设", "graph": "技能交互图",
            "same_root": "同一处原文还导致", "assumed": "编码采用的假设（{n} 条：原文未说明之处如何解读，完整内容见 JSON）",
            "baseline": "基线", "new": "新", "unchanged": "已知",
@@ -25,7 +25,7 @@ LABELS: dict[str, dict[str, str]] = {
            "ruleset": "Ruleset", "source": "Source", "bounds": "Bounds",
            "coverage": "Coverage", "summary": "Summary", "unknown": "unknown", "suppressed": "suppressed",
            "kind": "Kind", "count": "Count", "about": "About", "findings": "Findings", "none": "No findings.",
-           "roles": "Roles", "steps": "Steps", "outcomes": "Outcomes", "locations": "Locations",
+           "roles": "Roles", "steps": "Steps", "outcomes": "Outcomes", "locations": "Locations", "example": "Another case",
            "verdict": "Verdict", "id": "ID", "assumptions": "Assumptions",
            "same_root": "The same passage also gives",
            "assumed": "Assumptions of the encoding ({n}: how it reads what the text leaves open; complete in the JSON)",
@@ -130,6 +130,13 @@ def _finding(f: Finding, n: int, rid: str, t: dict[str, str], lang: str, state: 
         items = (f.scenario or {}).get(part) or []
         if items:
             out += [f"**{t[part]}**", "", *(f"{bullet} {inline(x)}" for x in items), ""]
+    for ex in f.examples:
+        # another case of the same cause, whole
+        out += [f"**{t['example']}**{t['sep']}{inline(ex['message'])}", ""]
+        for part, bullet in SCENARIO_PARTS:
+            items = (ex.get("scenario") or {}).get(part) or []
+            if items:
+                out += [f"*{t[part]}*", "", *(f"{bullet} {inline(x)}" for x in items), ""]
     if f.assumptions:
         out += [f"**{t['assumptions']}**", "", *(f"- {inline(a)}" for a in f.assumptions), ""]
     if f.locations:

@@ -27,14 +27,14 @@ KIND_ZH = {"contradiction": "矛盾", "order-dependence": "结算顺序", "loop"
            "faq-mismatch": "疑问解答不符", "assumption": "假设", "unknown": "无法判定",
            "ambiguity": "歧义"}
 LABELS = {
-    "zh": {"ruleset": "规则", "source": "原帖", "bounds": "界限", "roles": "角色", "steps": "步骤", "outcomes": "结果",
+    "zh": {"ruleset": "规则", "source": "原帖", "bounds": "界限", "roles": "角色", "steps": "步骤", "outcomes": "结果", "example": "另一例",
            "assumptions": "假设", "see": "另见", "suppressed": "已抑制", "new": "新", "more_lines": "另 {n} 行", "same": "同上一条，第 {lines} 行",
            "more_items": "另 {n} 项", "more_assumptions": "另 {n} 条", "details_hint": "（--details 显示完整场景：角色、步骤、结果）",
            "bounds_text": "{players} 名玩家槽位，开局后至多 {depth} 步（发动或触发技能、投票出局、进入下一天各算一步），rlimit {rlimit}",
            "coverage": "覆盖：技能 {semantic}/{skills} 完全语义化（{semantic_percent}%），段落 {mapped}/{passages} 已映射",
            "collapsed": "编码采用的假设 {n} 条（原文未说明之处如何解读；--all 逐条列出）：",
            "none": "未发现问题。", "summary": "结果：", "sep": "，", "unknown": "未知", "of_which": "（其中假设 {n}）"},
-    "en": {"ruleset": "Ruleset", "source": "Source", "bounds": "Bounds", "roles": "cast", "steps": "steps",
+    "en": {"ruleset": "Ruleset", "source": "Source", "bounds": "Bounds", "roles": "cast", "steps": "steps", "example": "case",
            "outcomes": "result", "assumptions": "assumes", "see": "see", "suppressed": "suppressed", "new": "new",
            "more_lines": "{n} more lines", "same": "as above, lines {lines}",
            "more_items": "{n} more", "more_assumptions": "{n} more", "details_hint": "(--details shows whole scenarios: cast, steps, results)",
@@ -304,10 +304,13 @@ def _labels(t: dict) -> int:
 def _scenario(page: _Page, f: Finding, t: dict, source: str | None) -> None:
     """Cast, steps and outcomes one item a line, the assumptions in full, the encoding's locations."""
     label_width = _labels(t)
-    for part in ("roles", "steps", "outcomes"):
-        for i, item in enumerate((f.scenario or {}).get(part) or []):
-            page.para(Text(str(item)), indent=2, label=Text(t[part] if i == 0 else "", style="dim"),
-                      label_width=label_width)
+    for scenario in [f.scenario] + [ex.get("scenario") for ex in f.examples]:
+        if scenario is not f.scenario:
+            page.para(Text("—"), indent=2, label=Text(t["example"], style="dim"), label_width=label_width)
+        for part in ("roles", "steps", "outcomes"):
+            for i, item in enumerate((scenario or {}).get(part) or []):
+                page.para(Text(str(item)), indent=2, label=Text(t[part] if i == 0 else "", style="dim"),
+                          label_width=label_width)
     for i, a in enumerate(f.assumptions):
         page.para(Text(a, style="italic"), indent=2, label=Text(t["assumptions"] if i == 0 else "", style="dim"),
                   label_width=label_width)
