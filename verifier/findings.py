@@ -156,9 +156,11 @@ def _with_examples(members: list[Finding]) -> Finding:
 
 
 def sort_key(f: Finding) -> tuple:
+    """Problems first (proved or witnessed), by severity; then what stayed undecided (a bound
+    or a budget, not a proof of a problem); assumptions are kind-last among them."""
     sev = SEVERITIES.index(f.severity)
     first = f.locations[0] if f.locations else Location("", 0)
-    return (sev, KINDS.index(f.kind), first.file, first.line, f.subjects, f.message)
+    return (f.verdict == "unknown", sev, KINDS.index(f.kind), first.file, first.line, f.subjects, f.message)
 
 
 def dumps(doc: dict) -> str:

@@ -13,6 +13,7 @@ LABELS: dict[str, dict[str, str]] = {
            "summary": "摘要", "unknown": "未知", "suppressed": "已抑制", "kind": "类型", "count": "数量",
            "about": "说明", "findings": "问题", "none": "未发现问题。", "roles": "角色", "steps": "步骤",
            "outcomes": "结果", "locations": "位置", "verdict": "判定", "id": "编号", "example": "另一例",
+           "undecided": "未能判定（{n} 条：在界限或求解预算内没有结论，不是规则有问题的证明）",
            "assumptions": "依赖的假设", "graph": "技能交互图",
            "same_root": "同一处原文还导致", "assumed": "编码采用的假设（{n} 条：原文未说明之处如何解读，完整内容见 JSON）",
            "baseline": "基线", "new": "新", "unchanged": "已知",
@@ -26,6 +27,7 @@ LABELS: dict[str, dict[str, str]] = {
            "coverage": "Coverage", "summary": "Summary", "unknown": "unknown", "suppressed": "suppressed",
            "kind": "Kind", "count": "Count", "about": "About", "findings": "Findings", "none": "No findings.",
            "roles": "Roles", "steps": "Steps", "outcomes": "Outcomes", "locations": "Locations", "example": "Another case",
+           "undecided": "Undecided ({n}: no answer within the bounds or the solver budget; not a proven problem)",
            "verdict": "Verdict", "id": "ID", "assumptions": "Assumptions",
            "same_root": "The same passage also gives",
            "assumed": "Assumptions of the encoding ({n}: how it reads what the text leaves open; complete in the JSON)",
@@ -73,7 +75,10 @@ def write_markdown(report: Report, lang: str = "zh") -> str:
     problems = [f for f in findings if f not in folded]
     if not findings:
         out += [t["none"], ""]
+    undecided = [f for f in problems if f.verdict == "unknown"]
     for n, group in enumerate(root_groups(problems), 1):
+        if undecided and group[0] is undecided[0] and len(undecided) < len(problems):
+            out += [f"## {t['undecided'].format(n=len(undecided))}", ""]
         out += _finding(group[0], n, rid, t, lang, report.baseline_state(group[0]))
         if group[1:]:   # one root cause (one formula, one sentence): a line each under the first
             out += [f"**{t['same_root']}**", "", *(f"- {inline(message_of(f, lang))} (`{f.stable_id(rid)}`)"
