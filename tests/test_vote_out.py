@@ -20,7 +20,7 @@ SOURCE = ("# 来源: 用例\n四人局：圣女一张，凡人三张。\n圣女�
           "凡人持有[不死]：不会出局。\n各阵营在其他阵营的角色全部出局时获胜。\n每天白天投票出局一人。\n")
 
 
-def _ruleset(except_vote: bool = False, shelter: bool = True):
+def _ruleset(except_vote: bool = False, shelter: bool = True, weights: bool = False):
     undying = {"name": "不死", "src": 4, "meaning": "不会出局", "blocks": ["out"]} | \
         ({"except": ["投票出局"]} if except_vote else {})
     saint = {"name": "圣女", "src": 3, "faction": "甲阵营", "count": 1, "skills": [
@@ -28,6 +28,11 @@ def _ruleset(except_vote: bool = False, shelter: bool = True):
          "effects": [{"prevent_out": {"who": "victim"}, "src": 3},
                      {"grant_status": {"who": "victim", "status": "圣光"}, "src": 3}]}] if shelter else []}
     roles = [saint, {"name": "凡人", "src": 4, "faction": "乙阵营", "count": 3, "statuses": ["不死"]}]
+    if weights:
+        # the count is read from the ballots and an effect changes a vote's weight
+        saint["skills"] = saint["skills"] + [
+            {"name": "噤声", "src": 3, "timing": ["白天"], "targets": {"min": 1, "max": 1, "filter": {"top_voted": True}},
+             "effects": [{"vote_weight": {"who": "target", "op": "set", "value": 0}, "src": 3}]}]
     factions = [{"name": "甲阵营", "src": 5, "win": {"none": {"alive": True, "not_faction": "甲阵营"}}},
                 {"name": "乙阵营", "src": 5, "win": {"none": {"alive": True, "not_faction": "乙阵营"}}}]
     raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
@@ -78,4 +83,14 @@ def test_a_trigger_on_about_to_go_out_answers_a_vote_out_and_the_replay_agrees()
 def test_no_pending_vote_without_a_trigger_to_answer_it():
     world = World(_ruleset(except_vote=True, shelter=False), 4)
     trans = reach.Transitions(world, list(world.rs.skills)).build()
+    assert not any(mv.pending for mv in trans.moves)
+
+
+def test_no_pending_vote_where_the_count_could_change_after_it():
+    """With ballots counted from the state and an effect that changes a vote's weight, a
+    trigger answering a pending vote-out could rewrite the count after the fact (the count is
+    not kept as counted): the vote-out is not left pending there."""
+    world = World(_ruleset(except_vote=True, weights=True), 4)
+    trans = reach.Transitions(world, list(world.rs.skills)).build()
+    assert world.vocab.ballots and any(mv.label == "vote" for mv in trans.moves)
     assert not any(mv.pending for mv in trans.moves)

@@ -137,6 +137,13 @@ def answers_vote_out(skills: list[Skill]) -> bool:
                (s.trigger or {}).get("cause") in (None, "any") + VOTE_OUT_CAUSES for s in skills)
 
 
+def tally_rewritable(rs, ballots: bool) -> bool:
+    """The votes are counted from the ballots in the state and some effect changes a vote's
+    weight or adds votes: a trigger answering a pending vote-out could change the count after
+    the fact (the tally is not kept as counted), so a vote-out is not left pending there."""
+    return ballots and any(e.kind in ("vote_weight", "received_votes") for e in rs.effects())
+
+
 def vote_immune(world: World, st: State, i: int) -> z3.BoolRef:
     """Slot i cannot be voted out: it holds a status that stops going out and excepts no
     vote-out (by either name of the cause)."""
@@ -188,7 +195,7 @@ class Transitions:
                 self.moves.append(Move(s, b, s.name))
         for j in range(self.world.k):
             self.moves.append(Move(None, Binding(j), "vote"))
-        if answers_vote_out(self.skills):
+        if answers_vote_out(self.skills) and not tally_rewritable(self.world.rs, self.world.vocab.ballots):
             # a trigger answering "about to go out" may answer a vote-out too ("免于此次出局"):
             # the one voted out is then about to go out until the outs are settled
             for j in range(self.world.k):
