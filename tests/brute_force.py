@@ -1594,9 +1594,11 @@ def successors(it: Interp, st: dict, skills: list[Skill], decided: dict | None =
                     yield ("skill", s, bd), new, (None if decided is None else {**decided, **read})
     # a trigger on "about to go out" that may answer a vote-out: the one voted out may then be
     # about to go out until the outs are settled
-    pending_too = any((s.trigger or {}).get("event") == "about_to_go_out" and
-                      (s.trigger or {}).get("cause") in (None, "any", "投票", "投票出局") for s in skills) and \
-        not (it.ballots and any(e.kind in ("vote_weight", "received_votes") for e in it.rs.effects()))
+    answering = [s for s in skills if (s.trigger or {}).get("event") == "about_to_go_out" and
+                 (s.trigger or {}).get("cause") in (None, "any", "投票", "投票出局")]
+    # not where an answer would change the count after the fact (a weight set to 0)
+    pending_too = bool(answering) and not (it.ballots and any(
+        e.kind in ("vote_weight", "received_votes") for s in answering for e in s.all_effects()))
     for j in range(it.k):
         # a vote-out happens after the outs pending from the night are settled
         if not st[("alive", j)] or any(st[("dying", x)] for x in range(it.k)):

@@ -29,10 +29,11 @@ def _ruleset(except_vote: bool = False, shelter: bool = True, weights: bool = Fa
                      {"grant_status": {"who": "victim", "status": "圣光"}, "src": 3}]}] if shelter else []}
     roles = [saint, {"name": "凡人", "src": 4, "faction": "乙阵营", "count": 3, "statuses": ["不死"]}]
     if weights:
-        # the count is read from the ballots and an effect changes a vote's weight
+        # the count is read from the ballots, and the answer to a vote-out changes a vote's weight
+        saint["skills"][0]["effects"].append({"vote_weight": {"who": "victim", "op": "set", "value": 0}, "src": 3})
         saint["skills"] = saint["skills"] + [
-            {"name": "噤声", "src": 3, "timing": ["白天"], "targets": {"min": 1, "max": 1, "filter": {"top_voted": True}},
-             "effects": [{"vote_weight": {"who": "target", "op": "set", "value": 0}, "src": 3}]}]
+            {"name": "审视", "src": 3, "timing": ["白天"], "targets": {"min": 1, "max": 1, "filter": {"top_voted": True}},
+             "effects": [{"grant_status": {"who": "target", "status": "圣光"}, "src": 3}]}]
     factions = [{"name": "甲阵营", "src": 5, "win": {"none": {"alive": True, "not_faction": "甲阵营"}}},
                 {"name": "乙阵营", "src": 5, "win": {"none": {"alive": True, "not_faction": "乙阵营"}}}]
     raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",

@@ -131,17 +131,22 @@ class Move:
     pending: bool = False      # vote: the one voted out is about to go out (a trigger may answer)
 
 
+def answering_vote_out(skills: list[Skill]) -> list[Skill]:
+    """The triggers that answer a player about to go out, for any cause or for a vote-out."""
+    return [s for s in skills if (s.trigger or {}).get("event") == "about_to_go_out" and
+            (s.trigger or {}).get("cause") in (None, "any") + VOTE_OUT_CAUSES]
+
+
 def answers_vote_out(skills: list[Skill]) -> bool:
-    """Some trigger answers a player about to go out, for any cause or for a vote-out."""
-    return any((s.trigger or {}).get("event") == "about_to_go_out" and
-               (s.trigger or {}).get("cause") in (None, "any") + VOTE_OUT_CAUSES for s in skills)
+    return bool(answering_vote_out(skills))
 
 
-def tally_rewritable(rs, ballots: bool) -> bool:
-    """The votes are counted from the ballots in the state and some effect changes a vote's
-    weight or adds votes: a trigger answering a pending vote-out could change the count after
-    the fact (the tally is not kept as counted), so a vote-out is not left pending there."""
-    return ballots and any(e.kind in ("vote_weight", "received_votes") for e in rs.effects())
+def tally_rewritable(skills: list[Skill], ballots: bool) -> bool:
+    """The votes are counted from the ballots in the state and a trigger answering a pending
+    vote-out changes a vote's weight or adds votes: it would change the count after the fact
+    (the engine does not keep a count as counted), so a vote-out is not left pending there."""
+    return ballots and any(e.kind in ("vote_weight", "received_votes")
+                           for s in answering_vote_out(skills) for e in s.all_effects())
 
 
 def vote_immune(world: World, st: State, i: int) -> z3.BoolRef:
@@ -195,7 +200,7 @@ class Transitions:
                 self.moves.append(Move(s, b, s.name))
         for j in range(self.world.k):
             self.moves.append(Move(None, Binding(j), "vote"))
-        if answers_vote_out(self.skills) and not tally_rewritable(self.world.rs, self.world.vocab.ballots):
+        if answers_vote_out(self.skills) and not tally_rewritable(self.skills, self.world.vocab.ballots):
             # a trigger answering "about to go out" may answer a vote-out too ("免于此次出局"):
             # the one voted out is then about to go out until the outs are settled
             for j in range(self.world.k):
