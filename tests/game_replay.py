@@ -156,6 +156,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
     votes, rank, prev = 0, -1, None
     before_prev, fired = None, set()   # the state before the previous move; elimination triggers fired
     day, targeted = 0, {}   # no_repeat_target: (skill, user, target) -> the day it was last taken
+    cooled: dict[tuple, int] = {}   # cooldown: (skill, user) -> the day it was last used
     began: dict[int, object] = {}   # phase rank -> the state before that phase's first move today
     today = int(game.get("first_day", len(quiet_days) + 1))
     if quiet_days and today <= quiet_days[-1]:
@@ -196,6 +197,9 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                     if day - targeted.get((skill.uid, mv["self"], t), -2) < 2:
                         raise Illegal(f"{skill.name} on the same player two nights running")
                     targeted[(skill.uid, mv["self"], t)] = day
+            if _cooling(rs, skill, mv["self"], day, cooled):
+                raise Illegal(f"{skill.name} used again within its cooldown")
+            cooled[(skill.uid, mv["self"])] = day
             r = _day_rank(rs, skill)
             if r is not None:
                 if r < rank:
@@ -281,7 +285,13 @@ def _replay(rs, it: bf.Interp, w: dict, st):
         prev = mv
     st = st.set({("game_day",): today})   # a window after the moves is on their last day
     return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began, "done": done,
-                "before_last": before_prev}
+                "before_last": before_prev, "cooled": cooled}
+
+
+def _cooling(rs, skill, user: int, day: int, cooled: dict) -> bool:
+    """The skill's cooldown (冷却N, read from the YAML): used on a day less than N + 1 days ago."""
+    n = _raw(rs, skill).get("cooldown")
+    return bool(n) and (skill.uid, user) in cooled and day - cooled[(skill.uid, user)] <= int(n)
 
 
 def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
@@ -331,6 +341,8 @@ def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
             for t in use["targets"]:
                 if today["day"] - today["targeted"].get((skill.uid, use["self"], t), -2) < 2:
                     raise Illegal(f"{skill.name} on the same player two nights running")
+        if _cooling(rs, skill, use["self"], today["day"], today["cooled"]):
+            raise Illegal(f"{skill.name} used again within its cooldown")
 
 
 def _claim(rs, it: bf.Interp, w: dict, st) -> bool:

@@ -565,6 +565,34 @@ def use_limits(trans: Transitions, sels: list) -> list:
         for sel in sels:
             used = z3.If(_among(sel, day), 0, used + z3.If(_among(sel, idxs), 1, 0))
             out.append(used <= count)
+    return out + cooldowns(trans, sels)
+
+
+def _cooled_moves(trans: Transitions) -> dict[tuple, list[int]]:
+    """The moves of each skill with a cooldown (冷却N), per holder: (uid, holder, N) -> moves."""
+    out: dict[tuple, list[int]] = {}
+    for idx, mv in enumerate(trans.moves):
+        if mv.skill is not None and mv.skill.cooldown:
+            out.setdefault((mv.skill.uid, mv.binding.self_slot, int(mv.skill.cooldown)), []).append(idx)
+    return out
+
+
+def _days_between(trans: Transitions, sels: list, a: int, b: int) -> z3.ArithRef:
+    """How many new days the moves after move a and before move b begin."""
+    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    return z3.Sum([z3.If(_among(sels[x], day), 1, 0) for x in range(a + 1, b)] + [z3.IntVal(0, trans.world.ctx)])
+
+
+def cooldowns(trans: Transitions, sels: list) -> list:
+    """A skill with a cooldown of N days (冷却N) used by one holder twice: more than N new days
+    between the two uses (an effect that resets or adds to a cooldown is not modelled: fewer
+    witnesses, never an illegal one)."""
+    out = []
+    for (_, _, n), idxs in sorted(_cooled_moves(trans).items(), key=repr):
+        for a in range(len(sels)):
+            for b in range(a + 1, len(sels)):
+                out.append(z3.Implies(z3.And(_among(sels[a], idxs), _among(sels[b], idxs)),
+                                      _days_between(trans, sels, a, b) > n))
     return out
 
 
@@ -757,6 +785,12 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
                         (shared or m.binding.self_slot == mv.binding.self_slot))
         used = z3.Sum([z3.If(z3.And(today[j], _among(sels[j], same)), 1, 0) for j in range(t)] + [z3.IntVal(0, ctx)])
         parts.append(used + in_window <= count)
+    cooled = _cooled_moves(trans)
+    for mv in window:
+        for (uid, holder, n), idxs in cooled.items():
+            if uid == mv.skill.uid and holder == mv.binding.self_slot:
+                # the window is on the day of the first t moves: its use cools like a move's
+                parts += [z3.Implies(_among(sels[j], idxs), _days_between(trans, sels, j, t) > n) for j in range(t)]
     if states is not None and ranks:
         # the window comes after the phases before it: a forced skill of theirs was used if it could be
         for skill, r, idxs in _forced_phase_skills(trans):
