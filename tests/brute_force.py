@@ -1592,13 +1592,7 @@ def successors(it: Interp, st: dict, skills: list[Skill], decided: dict | None =
             for en, new, read in got:
                 if en:
                     yield ("skill", s, bd), new, (None if decided is None else {**decided, **read})
-    # a trigger on "about to go out" that may answer a vote-out: the one voted out may then be
-    # about to go out until the outs are settled
-    answering = [s for s in skills if (s.trigger or {}).get("event") == "about_to_go_out" and
-                 (s.trigger or {}).get("cause") in (None, "any", "投票", "投票出局")]
-    # not where an answer would change the count after the fact (a weight set to 0)
-    pending_too = bool(answering) and not (it.ballots and any(
-        e.kind in ("vote_weight", "received_votes") for s in answering for e in s.all_effects()))
+    pending_too = votes_can_pend(it, skills)
     for j in range(it.k):
         # a vote-out happens after the outs pending from the night are settled
         if not st[("alive", j)] or any(st[("dying", x)] for x in range(it.k)):
@@ -1612,6 +1606,16 @@ def successors(it: Interp, st: dict, skills: list[Skill], decided: dict | None =
         settled[("alive", i)] = st[("alive", i)] and not st[("dying", i)]
         settled[("dying", i)] = False
     yield ("settle",), settled, decided
+
+
+def votes_can_pend(it: Interp, skills: list[Skill]) -> bool:
+    """A vote-out may leave the one voted out about to go out: a trigger on "about to go out"
+    may answer it, unless that answer changes a vote's weight while the count is read from the
+    ballots (the count would change after the fact)."""
+    answering = [s for s in skills if (s.trigger or {}).get("event") == "about_to_go_out" and
+                 (s.trigger or {}).get("cause") in (None, "any", "投票", "投票出局")]
+    return bool(answering) and not (it.ballots and any(
+        e.kind in ("vote_weight", "received_votes") for s in answering for e in s.all_effects()))
 
 
 def vote_immune(it: Interp, st: dict, j: int) -> bool:

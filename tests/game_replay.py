@@ -254,12 +254,9 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 if bf.vote_immune(it, st, i):
                     raise Illegal("voting out a player whose status stops going out")
                 pending = bool(mv.get("pending"))
-                if pending and not any((s.trigger or {}).get("event") == "about_to_go_out" for s in rs.skills):
-                    raise Illegal("a vote-out left pending with no trigger that could answer it")
-                if pending and it.ballots and any(e.kind in ("vote_weight", "received_votes") for s in rs.skills
-                                                  if (s.trigger or {}).get("event") == "about_to_go_out"
-                                                  for e in s.all_effects()):
-                    raise Illegal("a vote-out left pending where the count could change after it")
+                if pending and not bf.votes_can_pend(it, list(rs.skills)):
+                    raise Illegal("a vote-out left pending with no trigger that could answer it, "
+                                  "or where the answer would change the count after it")
                 upd = {("alive", i): pending, ("dying", i): pending}
                 if it.causes:
                     upd[("cause", i)] = it.cause_value("投票")

@@ -131,22 +131,15 @@ class Move:
     pending: bool = False      # vote: the one voted out is about to go out (a trigger may answer)
 
 
-def answering_vote_out(skills: list[Skill]) -> list[Skill]:
-    """The triggers that answer a player about to go out, for any cause or for a vote-out."""
-    return [s for s in skills if (s.trigger or {}).get("event") == "about_to_go_out" and
-            (s.trigger or {}).get("cause") in (None, "any") + VOTE_OUT_CAUSES]
-
-
-def answers_vote_out(skills: list[Skill]) -> bool:
-    return bool(answering_vote_out(skills))
-
-
-def tally_rewritable(skills: list[Skill], ballots: bool) -> bool:
-    """The votes are counted from the ballots in the state and a trigger answering a pending
-    vote-out changes a vote's weight or adds votes: it would change the count after the fact
-    (the engine does not keep a count as counted), so a vote-out is not left pending there."""
-    return ballots and any(e.kind in ("vote_weight", "received_votes")
-                           for s in answering_vote_out(skills) for e in s.all_effects())
+def votes_can_pend(skills: list[Skill], ballots: bool) -> bool:
+    """A vote-out may leave the one voted out about to go out: some trigger answers a player
+    about to go out for any cause or a vote-out. Not where such an answer changes a vote's
+    weight or adds votes while the count is read from the ballots: it would change the count
+    after the fact (the engine does not keep a count as counted)."""
+    answering = [s for s in skills if (s.trigger or {}).get("event") == "about_to_go_out" and
+                 (s.trigger or {}).get("cause") in (None, "any") + VOTE_OUT_CAUSES]
+    rewrites = ballots and any(e.kind in ("vote_weight", "received_votes") for s in answering for e in s.all_effects())
+    return bool(answering) and not rewrites
 
 
 def vote_immune(world: World, st: State, i: int) -> z3.BoolRef:
@@ -200,7 +193,7 @@ class Transitions:
                 self.moves.append(Move(s, b, s.name))
         for j in range(self.world.k):
             self.moves.append(Move(None, Binding(j), "vote"))
-        if answers_vote_out(self.skills) and not tally_rewritable(self.skills, self.world.vocab.ballots):
+        if votes_can_pend(self.skills, self.world.vocab.ballots):
             # a trigger answering "about to go out" may answer a vote-out too ("免于此次出局"):
             # the one voted out is then about to go out until the outs are settled
             for j in range(self.world.k):
@@ -488,7 +481,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             cs += extra
             quiet_sels.append(sel)
         states, sels = [st], []
-        new_day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+        new_day = day_moves(trans)
         days = [z3.IntVal(1 + quiet, world.ctx)]   # the day each state is on (quiet days count)
         for t in range(depth):
             sel = z3.Int(f"move_{t}", world.ctx)
@@ -548,7 +541,7 @@ def use_limits(trans: Transitions, sels: list) -> list:
     limit counts all holders together; one vote-out a day. Per-game limits are state (("spent", i, uid)),
     checked by each move's guard."""
     groups: dict[tuple, list[int]] = {}
-    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    day = day_moves(trans)
     extra = extra_uses(trans.world.rs)
     for idx, mv in enumerate(trans.moves):
         count = _daily(mv, extra)
@@ -568,6 +561,11 @@ def use_limits(trans: Transitions, sels: list) -> list:
     return out + cooldowns(trans, sels)
 
 
+def day_moves(trans: Transitions) -> list[int]:
+    """The numbers of the moves that begin a new day."""
+    return [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+
+
 def _cooled_moves(trans: Transitions) -> dict[tuple, list[int]]:
     """The moves of each skill with a cooldown (冷却N), per holder: (uid, holder, N) -> moves."""
     out: dict[tuple, list[int]] = {}
@@ -575,12 +573,6 @@ def _cooled_moves(trans: Transitions) -> dict[tuple, list[int]]:
         if mv.skill is not None and mv.skill.cooldown:
             out.setdefault((mv.skill.uid, mv.binding.self_slot, int(mv.skill.cooldown)), []).append(idx)
     return out
-
-
-def _days_between(trans: Transitions, sels: list, a: int, b: int) -> z3.ArithRef:
-    """How many new days the moves after move a and before move b begin."""
-    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
-    return z3.Sum([z3.If(_among(sels[x], day), 1, 0) for x in range(a + 1, b)] + [z3.IntVal(0, trans.world.ctx)])
 
 
 def cooldowns(trans: Transitions, sels: list) -> list:
@@ -609,7 +601,7 @@ def first_vote_out(trans: Transitions, sels: list, quiet_sels: list) -> list:
         return []
     out = [sel == -1 for t, sel in enumerate(quiet_sels) if t + 1 < first]
     votes = [i for i, mv in enumerate(trans.moves) if mv.label in ("vote", "vote-rest")]
-    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    day = day_moves(trans)
     for j, sel in enumerate(sels):
         today = 1 + len(quiet_sels) + z3.Sum([z3.If(_among(sels[x], day), 1, 0) for x in range(j)] +
                                              [z3.IntVal(0, sel.ctx)])
@@ -619,7 +611,7 @@ def first_vote_out(trans: Transitions, sels: list, quiet_sels: list) -> list:
 
 def _days_between(trans: Transitions, sels: list, j: int, t: int) -> z3.ArithRef:
     """How many "day" moves come after move j and before move t."""
-    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    day = day_moves(trans)
     return z3.Sum([z3.If(_among(sels[x], day), 1, 0) for x in range(j + 1, t)] + [z3.IntVal(0, sels[0].ctx)])
 
 
@@ -691,7 +683,7 @@ def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill
     """If the step before state t passes the skill's phase (passing) for the first time that
     day and a holder has not used it that day, the holder could not use it then."""
     world = trans.world
-    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    day = day_moves(trans)
     same_day = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)] + [z3.BoolVal(True, world.ctx)])
                 for j in range(t)]
     rank_at = [_rank_of(trans, sels[j]) for j in range(t)]
@@ -714,7 +706,7 @@ def forced_in_phase(trans: Transitions, sels: list, states: list) -> list:
     whenever it can be: a day does not pass that phase (a move of a later phase, or the next
     day) while a holder who has not used it that day could (a trigger: and it would change
     something)."""
-    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    day = day_moves(trans)
     out = []
     for skill, r, idxs in _forced_phase_skills(trans):
         for t in range(len(sels)):
@@ -731,7 +723,7 @@ def collected_at_phase_start(trans: Transitions, sels: list, states: list) -> li
     if len(sels) < 2:
         return []
     world, rs = trans.world, trans.world.rs
-    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    day = day_moves(trans)
     groups: dict[tuple, list[int]] = {}
     for i, mv in enumerate(trans.moves):
         if mv.skill is None or mv.skill.trigger or _rank(rs, mv) is None or \
@@ -765,7 +757,7 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
     rs = trans.world.rs
     window = [Move(skill, b, skill.name) for skill, b in uses]
     ranks = [r for mv in window if (r := _rank(rs, mv)) is not None]
-    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    day = day_moves(trans)
     parts = []
     # moves of this day: those after the last "day" move among the first t
     today = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
@@ -871,7 +863,7 @@ def phase_order(trans: Transitions, sels: list) -> list:
     if len({r for _, r in ranked}) < 2 or len(sels) < 2:
         return []
     ctx = sels[0].ctx
-    day = [i for i, mv in enumerate(trans.moves) if mv.label == "day"]
+    day = day_moves(trans)
     out, now = [], z3.IntVal(-1, ctx)
     by_rank: dict[int, list[int]] = {}
     for i, r in ranked:
