@@ -49,8 +49,9 @@ class Solver:
     def check_retrying(self, constraints: list, purpose: str, rlimit: int) -> Answer:
         """check(), and an undecided answer gets one more start (seed 1, RETRY_SCALE times the
         budget, at most RETRY_CAP times the rlimit): a search this size is sensitive to where it
-        starts (measured: conan096's order confirmations and an s11 win-check trace, each decided in seconds alone, ran out of budget
-        once other questions had built their terms). Still deterministic."""
+        starts (measured: conan096's order confirmations and an s11 win-check trace, each decided
+        in seconds alone, ran out of budget once other questions had built their terms). Still
+        deterministic."""
         ans = self.check(constraints, purpose, rlimit=rlimit)
         if ans.status == "unknown":
             again = min(rlimit * RETRY_SCALE, max(rlimit, RETRY_CAP * self.rlimit))
