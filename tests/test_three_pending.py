@@ -10,29 +10,23 @@ from __future__ import annotations
 from verifier.engine import check
 
 from game_replay import replay_game
-from inline_rulesets import load_inline
+from inline_rulesets import one_each
 from cases import cases
 
-ROLES = ["甲", "乙", "丙", "丁"]
 
 
 def _ruleset():
-    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
     one = {"min": 1, "max": 1, "filter": {"alive": True}}
     # 甲 wakes a player for this night only; 乙 puts out a woken target; 丙 calms a target
-    roles[0]["skills"] = [{"name": "唤醒", "src": 3, "timing": ["夜晚"], "targets": one,
-                           "effects": [{"grant_status": {"who": "target", "status": "醒", "duration": "phase"}}]}]
-    roles[1]["skills"] = [{"name": "惊吓", "src": 4, "timing": ["夜晚"], "targets": one,
-                           "effects": [{"out": {"who": "target", "cause": "惊吓"}, "if": {"has_status": ["target", "醒"]}}]}]
-    roles[2]["skills"] = [{"name": "安抚", "src": 5, "timing": ["夜晚"], "targets": one,
-                           "effects": [{"remove_status": {"who": "target", "status": "醒"}}]}]
-    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
-           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
-           "phases": [{"name": "夜晚", "src": 6}, {"name": "白天", "src": 6}],
-           "statuses": [{"name": "醒", "src": 3}],
-           "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles}
-    return load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n唤醒[夜晚]：目标当晚获得[醒]。\n"
-                            "惊吓[夜晚]：若目标持有[醒]，目标出局。\n安抚[夜晚]：目标失去[醒]。\n每天先夜晚、后白天。\n")
+    skills = {"甲": [{"name": "唤醒", "src": 3, "timing": ["夜晚"], "targets": one,
+                     "effects": [{"grant_status": {"who": "target", "status": "醒", "duration": "phase"}}]}],
+              "乙": [{"name": "惊吓", "src": 4, "timing": ["夜晚"], "targets": one,
+                     "effects": [{"out": {"who": "target", "cause": "惊吓"}, "if": {"has_status": ["target", "醒"]}}]}],
+              "丙": [{"name": "安抚", "src": 5, "timing": ["夜晚"], "targets": one,
+                     "effects": [{"remove_status": {"who": "target", "status": "醒"}}]}],
+              "丁": []}
+    return one_each(skills, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n唤醒[夜晚]：目标当晚获得[醒]。\n"
+                            "惊吓[夜晚]：若目标持有[醒]，目标出局。\n安抚[夜晚]：目标失去[醒]。\n每天先夜晚、后白天。\n", ["醒"])
 
 
 def test_a_pair_that_differs_only_after_a_third_action():

@@ -785,9 +785,14 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
                 parts += [z3.Implies(_among(sels[j], idxs), _days_between(trans, sels, j, t) > n) for j in range(t)]
     if states is not None and ranks:
         # the window comes after the phases before it: a forced skill of theirs was used if it could be
+        # (the same terms for every window of one game after t moves: built once)
+        memo = trans.__dict__.setdefault("_declined_memo", {})
         for skill, r, idxs in _forced_phase_skills(trans):
             if r < min(ranks):
-                parts += _declined(trans, sels, states, t, skill, r, idxs, z3.BoolVal(True, ctx))
+                key = (id(states), id(sels), t, skill.uid, r)
+                if key not in memo:
+                    memo[key] = (states, sels, _declined(trans, sels, states, t, skill, r, idxs, z3.BoolVal(True, ctx)))
+                parts += memo[key][2]
     if states is not None:
         world = trans.world
         rank_at = [_rank_of(trans, sels[j]) for j in range(t)]
@@ -956,11 +961,12 @@ def symmetry_breaking(world: World, init: State) -> list:
 
 
 def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill],
-                  table: bool = True, quiet: int = 0, pair: bool = False, retry: bool = False) -> Trace:
+                  table: bool = True, quiet: int = 0, pair: bool = False, retry: bool = False,
+                  budget: int = 0) -> Trace:
     """Find a trace of at most depth steps from a dealt game to a state where goal holds
     (at the table the setup states; table=False: in a game of the slots alone), after up
     to `quiet` quiet days where the rules allow them. pair: goal(before, after) is about
-    a move, the one that ends the trace."""
+    a move, the one that ends the trace. budget: times the rlimit (default TRACE_BUDGET)."""
     u = unrolled(world, solver, depth, skills, table=table, quiet=quiet)
     trans, states, sels = u.trans, u.states, u.sels
     if pair:
@@ -971,7 +977,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         if world.sem.reads_day:   # the goal is met on the day of its state
             goals = [z3.And(g, game_day(world) == u.days[t]) for t, g in enumerate(goals)]
         reached = z3.Or(goals)
-    query, budget = u.constraints + [reached], solver.rlimit * TRACE_BUDGET
+    query, budget = u.constraints + [reached], solver.rlimit * (budget or TRACE_BUDGET)
     ans = solver.check_retrying(query, purpose, budget) if retry else solver.check(query, purpose, rlimit=budget)
     if not ans.sat:
         return Trace(ans)

@@ -184,16 +184,27 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
     of the stated size by at most depth legal moves (use limits kept, play stopped at a win),
     and nobody has won when the window opens; every count counts the whole table.
     The result carries that history (res.history) and the table (res.table)."""
-    def build(s0):
-        # the table's values are the same variables at every depth: the question is too
-        q = _question(world, s0, scene, a, b, pin, outcome)
-        return ([], q) if isinstance(q, OrderResult) else (q[0], q)
+    return confirm_orders(world, solver, [(scene, a, b, pin)], outcome, depth, skills)[1]
 
-    game = in_game(world, solver, build, depth, skills, "order-game", window=list(scene) + [a, b])
+
+def confirm_orders(world: World, solver: Solver, situations: list[tuple[list[Use], Use, Use, Pin]], outcome,
+                   depth: int, skills: list) -> tuple[int, OrderResult]:
+    """confirm_order for several situations (scene, a, b, pin) of one pair at once: one game
+    question whether any of them arises (measured on zemu: a pair had about nine, and asking
+    each alone was most of its order-dependence time). (the situation reached, its result)."""
+    def builder(scene, a, b, pin):
+        def build(s0):
+            # the table's values are the same variables at every depth: the question is too
+            q = _question(world, s0, scene, a, b, pin, outcome)
+            return ([], q) if isinstance(q, OrderResult) else (q[0], q)
+        return build
+
+    game = in_games(world, solver, [(builder(*sit), list(sit[0]) + [sit[1], sit[2]]) for sit in situations],
+                    depth, skills, "order-game")
     if isinstance(game.payload, OrderResult):
-        return game.payload
+        return game.option, game.payload
     if not game.answer.sat:
-        return OrderResult(game.answer)
+        return game.option, OrderResult(game.answer)
     cs, pre, ab, ba, keys, guards, turns = game.payload
     res = _decoded(world, game.answer, game.s0, pre, ab, ba, keys)
     res.history, res.dealt, res.table = game.history, game.dealt, game.table
@@ -201,7 +212,7 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
     res.idle_choices = {key for key, g in guards.items() if not z3.is_true(m.eval(g, model_completion=True))}
     res.turn_failed = tuple([why for why, term in checks if z3.is_true(m.eval(term, model_completion=True))]
                             for checks in turns)
-    return res
+    return game.option, res
 
 
 @dataclass
@@ -214,6 +225,7 @@ class Game:
     history: list = field(default_factory=list)
     dealt: dict = field(default_factory=dict)
     table: tuple | None = None
+    option: int = 0            # which of in_games' options the game reached
 
 
 def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: list, purpose: str,
@@ -223,27 +235,47 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
     payload) runs at the table (counts take in the rest); a payload that is an answer already
     (not a tuple) is returned as it is. The game as dealt is tried first (no unrolling: most
     situations arise on the first night), then up to depth moves."""
+    return in_games(world, solver, [(build, list(window))], depth, skills, purpose, answers_last_move)
+
+
+def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Use]]], depth: int, skills: list,
+             purpose: str, answers_last_move: bool = False) -> Game:
+    """in_game for several situations at once (build, window): does a game reach any of them?
+    One question for all (unsat: none is reached), the game names the one it reached
+    (Game.option). An option whose builder answers already is left out; when all do, the
+    first one's answer is returned."""
     from .reach import game_day, game_over, history_of, unrolled, window_follows
     from .table import at_table, composition
     s0 = world.state("g")
-    ans, u, at, payload = Answer("unsat"), None, [], None
+    ans, u, at, payloads, answered = Answer("unsat"), None, {}, {}, None
+    pick = z3.Int(f"{purpose}|option", world.ctx)
     for d in sorted({0, depth}):
         u = unrolled(world, solver, d, skills, symmetric=False)
-        with at_table(world, u.table):
-            cs, payload = build(s0)
-            if not isinstance(payload, tuple):
-                return Game(payload if isinstance(payload, Answer) else Answer("unsat"), s0, payload)
-            cs = cs + [z3.Not(game_over(world, s0))]
-        # the window's own uses follow the history: in phase order, within their daily limits
-        # and no-repeat rules counted with that day's (and the last night's) moves
-        uses = [(w.skill, w.binding) for w in window]
         # a condition on the day's number reads the day of the state the situation arises in
         on_day = [[game_day(world) == u.days[t]] if world.sem.reads_day else [] for t in range(len(u.states))]
-        at = [z3.And([s0[k] == st[k] for k in sorted(s0.terms, key=repr)] + on_day[t] +
-                     ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []) +
-                     ([_just_went_out(window, u.states, t)] if answers_last_move else []))
-              for t, st in enumerate(u.states)]
-        query = u.constraints + cs + [z3.Or(at)]
+        same = [[s0[k] == st[k] for k in sorted(s0.terms, key=repr)] + on_day[t] for t, st in enumerate(u.states)]
+        own, at = {}, {}
+        for i, (build, window) in enumerate(options):
+            with at_table(world, u.table):
+                cs, payload = build(s0)
+                if not isinstance(payload, tuple):
+                    answered = payload if answered is None else answered
+                    continue
+                payloads[i] = payload
+                own[i] = cs + [z3.Not(game_over(world, s0))]
+            # the window's own uses follow the history: in phase order, within their daily limits
+            # and no-repeat rules counted with that day's (and the last night's) moves
+            uses = [(w.skill, w.binding) for w in window]
+            at[i] = [z3.And(same[t] + ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []) +
+                            ([_just_went_out(window, u.states, t)] if answers_last_move else []))
+                     for t in range(len(u.states))]
+        if not own:
+            return Game(answered if isinstance(answered, Answer) else Answer("unsat"), s0, answered)
+        if len(own) == 1:
+            (i, mine), = own.items()
+            query = u.constraints + mine + [z3.Or(at[i])]
+        else:
+            query = u.constraints + [z3.Or([z3.And([pick == i] + own[i] + [z3.Or(at[i])]) for i in sorted(own)])]
         budget = solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET)
         # the game as dealt is a small question; after moves, an undecided one gets a second start
         ans = solver.check_retrying(query, f"{purpose}-{d}", budget) if d else \
@@ -251,11 +283,14 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
         if ans.sat:
             break
     if not ans.sat:
-        return Game(ans, s0, payload)
-    t = next(i for i, c in enumerate(at) if z3.is_true(ans.model.eval(c, model_completion=True)))
-    ans, t = shortest(solver, u, query[:-1], at, ans, t, purpose)
-    return Game(ans, s0, payload, history_of(ans.model, u, t), concrete(ans.model, u.states[0], world.sorts),
-                composition(ans.model, u.table) if u.table else None)
+        return Game(ans, s0, payloads.get(min(own)))
+    i = ans.model.eval(pick, model_completion=True).as_long() if len(own) > 1 else next(iter(own))
+    t = next(n for n, c in enumerate(at[i]) if z3.is_true(ans.model.eval(c, model_completion=True)))
+    # the history is shortened for the situation it reached
+    base = u.constraints + own[i] if len(own) == 1 else u.constraints + [pick == i] + own[i]
+    ans, t = shortest(solver, u, base, at[i], ans, t, purpose)
+    return Game(ans, s0, payloads[i], history_of(ans.model, u, t), concrete(ans.model, u.states[0], world.sorts),
+                composition(ans.model, u.table) if u.table else None, option=i)
 
 
 def _just_went_out(window: list[Use], states: list, t: int) -> z3.BoolRef:

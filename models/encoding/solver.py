@@ -3,6 +3,7 @@ verdicts, and an optional .smt2 dump of every query."""
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 
 import z3
@@ -73,10 +74,11 @@ class Solver:
             os.makedirs(self.dump_dir, exist_ok=True)
             with open(os.path.join(self.dump_dir, f"{self.stats.queries:05d}_{purpose}.smt2"), "w") as fh:
                 fh.write(s.to_smt2())
-        import time
         t0 = time.perf_counter()
         result = s.check()
         self.stats.seconds[purpose] = self.stats.seconds.get(purpose, 0.0) + time.perf_counter() - t0
+        if os.environ.get("VERIFIER_RLIMIT_LOG"):
+            self._log_use(s, purpose, str(result), int(rlimit or self.rlimit), seed)
         if result == z3.sat:
             return Answer("sat", s.model())
         if result == z3.unsat:
@@ -84,6 +86,18 @@ class Solver:
             return Answer("unsat", core=core)
         self.stats.unknown += 1
         return Answer("unknown", reason=s.reason_unknown())
+
+
+    def _log_use(self, s: z3.Solver, purpose: str, result: str, budget: int, seed: int) -> None:
+        """Measurement only: how much of its budget a query used (z3's resource counter is
+        per context, so the use is the growth since the last query of this solver)."""
+        try:
+            count = s.statistics().get_key_value("rlimit count")
+        except z3.Z3Exception:
+            count = getattr(self, "_count", 0)
+        used, self._count = count - getattr(self, "_count", 0), count
+        with open(os.environ["VERIFIER_RLIMIT_LOG"], "a") as fh:
+            fh.write(f"{purpose}\t{result}\t{used}\t{budget}\t{seed}\t{self.rlimit}\n")
 
 
 class Session:
@@ -107,7 +121,9 @@ class Session:
             # z3 applies the rlimit relative to the resources already used: each query gets the budget
             self.s.set("rlimit", self.rlimit)
             self.s.add(*extra)
+            t0 = time.perf_counter()
             result = self.s.check()
+            st.seconds[purpose] = st.seconds.get(purpose, 0.0) + time.perf_counter() - t0
             if result == z3.sat:
                 return Answer("sat", self.s.model())
             if result == z3.unsat:

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import z3
 
 from ..domain import Skill
-from .reach import Move, Trace, bounded_trace, faction_goal, game_over, settled, unrolled
+from .reach import Move, Trace, Transitions, bounded_trace, faction_goal, game_over, settled, setup_skills, unrolled
 from .semantics import Unbound
-from .table import at_table
+from .solver import Answer, Solver
+from .table import at_table, deal_table
 from .world import World
 
 
@@ -41,7 +42,46 @@ def _winners(world: World, m, st) -> tuple[str, ...]:
     return tuple(f for f in sorted(world.rs.factions) if z3.is_true(m.eval(faction_goal(world, st, f), model_completion=True)))
 
 
+# times the rlimit for the game question, before its second start (RETRY_SCALE times this, at
+# most RETRY_CAP times the rlimit). Measured (z3's resource count): every question decided on
+# the bundled rulesets at the first start used under 10x; those decided on the second start used
+# 34M and 52M (of 60M); zemu's seven undecided ones spent 40M, then 60M, each without an answer
+WINCHECK_BUDGET = 10
+
+
+def _any_step(world: World, skills: list[Skill]):
+    """One move from any state a game at the table can be in (over-approximated: what
+    the effects can produce, the rest of the table anywhere between all out and as dealt),
+    that move ending the game: (before, after, its moves, constraints, table)."""
+    cache = world.__dict__.setdefault("_wincheck_step", {})
+    key = tuple(s.uid for s in skills)
+    if key not in cache:
+        once = setup_skills(world)
+        trans = Transitions(world, [s for s in skills if s not in once]).build()
+        tbl = deal_table(world, world.state("wc_deal"))
+        before, day = world.state("wc_before"), z3.Int("wc_day", world.ctx)
+        with at_table(world, tbl):
+            cs = world.realizable(before, derived=False) + (tbl.constraints if tbl else [])
+            cs += [z3.And(before[("rest", r)] >= 0, before[("rest", r)] <= tbl.rest[r]) for r in (tbl.rest if tbl else {})]
+            after, extra = trans.step(before, z3.Int("wc_move", world.ctx), day)
+            cs += extra + [day >= 1, z3.Not(game_over(world, before)), game_over(world, after)]
+        cache[key] = (before, after, trans.moves, cs, tbl)
+    return cache[key]
+
+
+def could_change_winners(world: World, solver: Solver, skill: Skill, skills: list[Skill]) -> bool:
+    """Can the trigger change who wins right after a move ends the game, from any state a game
+    could be in? No (unsat) settles the question without a game: a cheap sufficient proof."""
+    before, after, moves, cs, tbl = _any_step(world, skills)
+    with at_table(world, tbl):
+        changes = z3.Or([_changes(world, before, after, mv) for mv in moves if mv.skill is skill] +
+                        [z3.BoolVal(False, world.ctx)])
+    return not solver.check(cs + [changes], "wincheck-step", rlimit=solver.rlimit * 20).unsat
+
+
 def trigger_after_win(world: World, solver, skill: Skill, skills: list[Skill], depth: int, quiet: int) -> WinCheck:
+    if not could_change_winners(world, solver, skill, skills):
+        return WinCheck(Trace(Answer("unsat")))
     u = unrolled(world, solver, depth, skills, quiet=quiet)
     moves = [mv for mv in u.trans.moves if mv.skill is skill]
 
@@ -49,7 +89,8 @@ def trigger_after_win(world: World, solver, skill: Skill, skills: list[Skill], d
         return z3.And(z3.Not(game_over(world, before)), game_over(world, after),
                       z3.Or([_changes(world, before, after, mv) for mv in moves] + [z3.BoolVal(False, world.ctx)]))
 
-    trace = bounded_trace(world, solver, goal, depth, "wincheck", skills, quiet=quiet, pair=True, retry=True)
+    trace = bounded_trace(world, solver, goal, depth, "wincheck", skills, quiet=quiet, pair=True, retry=True,
+                          budget=WINCHECK_BUDGET)
     if not trace.answer.sat:
         return WinCheck(trace)
     m = trace.answer.model

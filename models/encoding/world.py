@@ -271,8 +271,11 @@ class World:
         return seen
 
     # ---- states ---------------------------------------------------------------------------
-    def realizable(self, st: State) -> list[z3.BoolRef]:
-        """Constraints every reachable state satisfies (an over-approximation)."""
+    def realizable(self, st: State, derived: bool = True) -> list[z3.BoolRef]:
+        """Constraints every reachable state satisfies (an over-approximation).
+        derived=False: without the invariants proven over the slots alone (a state of a game
+        at the table, where a condition counting the whole table can let an effect happen
+        that the slots alone never allow)."""
         sem, sorts, prod = self.sem, self.sorts, self.produced
         cs: list[z3.BoolRef] = []
         present = [r for r in sorted(self.rs.roles) if self.role_present(r)]
@@ -382,7 +385,7 @@ class World:
             cs.append(z3.Not(st[("lose", f)]))
         for uid, count in self.vocab.limited:
             cs += [z3.And(st[("spent", i, uid)] >= 0, st[("spent", i, uid)] <= count) for i in range(self.k)]
-        cs += [fact.build(st) for fact in self.derived]
+        cs += [fact.build(st) for fact in self.derived] if derived else []
         return cs + self.sem.reading_domain()
 
     def strengthen(self, solver, known: list[str] | None = None, changed: list | None = None) -> list:

@@ -4,10 +4,11 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 from typing import Iterator
 
 from models.encoding.reach import Move, choices_text, move_json, readings_text
-from models.encoding.scenarios import confirm_order, order_question
+from models.encoding.scenarios import confirm_orders, order_question
 from models.encoding.sorts import reads_seats
 
 from ..findings import MESSAGE_MAX, Finding
@@ -49,29 +50,43 @@ class OrderDependence(Analysis):
         cands = [cand for gen in (targeted_trigger_pairs, event_trigger_pairs, active_pairs, standing_pairs)
                  for cand in gen(cx.rs, cx.world)]
         wincheck = WinCheckOrder()
-        units: dict[tuple, int] = {}
+        pairs: dict[tuple, set] = {}
         for cand in cands:
-            units[_share_key(cx, cand)] = units.get(_share_key(cx, cand), 0) + 1
+            pairs.setdefault(_share_key(cx, cand), set()).add((cand.a.skill.uid, cand.b.skill.uid))
+        # a unit costs about one game question per pair, and a window stops after a few pairs
+        units = {k: min(len(v), 2 * WINDOW_EXAMPLES) for k, v in pairs.items()}
         for uid in wincheck.questions(cx):
             units[("wincheck", uid)] = WINCHECK_WEIGHT
         mine = _my_share(cx, units)
+        confirmed: dict[str, int] = {}        # window -> its pairs confirmed so far
+        skipped: dict[str, set] = {}          # window -> its pairs not asked once it had enough
+        windows: list[Finding] = []           # the confirmed pairs of windows without a blocker
+        # the situations of one pair (one blocker, one window) are one game question
+        groups: dict[tuple, list[Candidate]] = {}
         for cand in cands:
-            pair = tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
-            if pair in seen:
-                continue
-            blocker = _blocker(cx, cand)
             if _share_key(cx, cand) not in mine:
-                continue  # another process asks it (one blocker's pairs stay together)
+                continue  # another process asks it (one window's pairs, one blocker's, stay together)
             if cand.a.skill.is_opaque or cand.b.skill.is_opaque:
                 continue  # opaque effects are counted by the unknown analysis
-            skills = [cand.a.skill, cand.b.skill] + [u.skill for u in cand.scene]
-            extra = [_bindings(cand), cand.pin.dying, cand.pin.dead, cand.window, cand.how]
+            blocker = _blocker(cx, cand)
+            pair = tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
+            groups.setdefault((pair, blocker.uid if blocker else "", cand.window), []).append(cand)
+        for (pair, _, window), group in groups.items():
+            if pair in seen:
+                continue
+            blocker = _blocker(cx, group[0])
+            if blocker is None and confirmed.get(window, 0) >= WINDOW_EXAMPLES:
+                # the window's order is shown unstated: more pairs are more examples of one cause
+                skipped.setdefault(window, set()).add(pair)
+                continue
+            skills = list({s.uid: s for c in group for s in [c.a.skill, c.b.skill] + [u.skill for u in c.scene]}.values())
+            extra = [[_bindings(c), c.pin.dying, c.pin.dead, c.window, c.how] for c in group]
             t0 = time.time()
-            found = cx.cached("order", skills, extra, lambda cand=cand: self._decide(cx, cand))
+            found = cx.cached("order", skills, extra, lambda group=group: self._decide(cx, group))
             if os.environ.get("VERIFIER_TIMING") and time.time() - t0 > 5:
-                print(f"    {pair[0]} / {pair[1]} ({cand.how}): {time.time() - t0:.0f} s", file=sys.stderr)
-            # a candidate the game does not confirm is kept only if no other way of
-            # reaching the pair (another scene, another shape) is confirmed
+                print(f"    {pair[0]} / {pair[1]} ({len(group)} situations): {time.time() - t0:.0f} s", file=sys.stderr)
+            # a pair the game does not confirm is kept only if no other way of reaching it (another
+            # window, another blocker) is confirmed
             later = [f for f in found if f.key and f.key[0] == UNCONFIRMED]
             unconfirmed.setdefault(pair, later[0]) if later else None
             found = [f for f in found if f not in later]
@@ -79,35 +94,59 @@ class OrderDependence(Analysis):
                 seen.add(pair)
             for f in found:
                 if blocker is not None and f.kind == self.kind:
-                    blocks.setdefault((blocker.uid, cand.window), []).append(f)
+                    blocks.setdefault((blocker.uid, window), []).append(f)
+                elif f.kind == self.kind and f.verdict == "witnessed":
+                    confirmed[window] = confirmed.get(window, 0) + 1
+                    windows.append(f)
                 else:
                     yield f
+        for f in windows:
+            window = f.group[0].split("|", 1)[1]
+            unasked = len(skipped.get(window, set()) - seen)
+            yield replace(f, group=(f.group[0], _capped_head(f.group[1], unasked)) + f.group[2:]) if unasked else f
         for (_, window), group in sorted(blocks.items()):
             yield _one_block_question(cx, group, window)
         # each process's leftovers; the engine makes one line of each kind (Finding.group)
         yield from (f for pair, f in sorted(unconfirmed.items()) if pair not in seen)
         yield from wincheck.run(cx, {k[1] for k in mine if k[0] == "wincheck"})
 
-    def _decide(self, cx: Context, cand: Candidate) -> Iterator[Finding]:
-        alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
+    def _decide(self, cx: Context, group: list[Candidate]) -> Iterator[Finding]:
+        """The situations of one pair: each asked over the reachable states (a quick question),
+        those found there asked together in a game; a witness only from a game."""
         outcome = cx.__dict__.setdefault("_order_outcome", read_somewhere(cx.rs))
-        res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive, outcome=outcome)
-        if res.answer.status == "unknown" and not res.answer.reason.startswith("unbound"):
-            yield self._unknown(cx, cand, res.answer.reason)
-            return
-        if not res.answer.sat:
-            return
-        # candidate found over the reachable-state over-approximation: confirm it in a game
-        # (a legal deal, legal moves up to the window); a witness only when that succeeds
-        depth = int(cx.rs.bounds["depth"])
-        game = confirm_order(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, outcome, depth,
-                             trace_skills(cx.rs, cx.world))
-        if game.answer.sat:
-            yield self._finding(cx, cand, game)
-        elif game.answer.status == "unknown":
-            yield self._unconfirmed(cx, cand, reason_zh(game.answer.reason))
-        else:
-            yield self._unconfirmed(cx, cand, f"开局后 {steps_zh(depth)}内没有合法对局走到这一情形", bounded=True)
+        found, undecided = [], None
+        for cand in group:
+            alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
+            res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive, outcome=outcome)
+            if res.answer.status == "unknown" and not res.answer.reason.startswith("unbound"):
+                undecided = (cand, res.answer.reason)
+                break   # the pair is undecided, unless a situation found before it is confirmed
+            if res.answer.sat:
+                found.append(cand)
+        if found:
+            # found over the reachable-state over-approximation: confirm in a game (a legal deal,
+            # legal moves up to the window); all together, then one by one if that is undecided
+            depth, skills = int(cx.rs.bounds["depth"]), trace_skills(cx.rs, cx.world)
+            sits = [(list(c.scene), c.a, c.b, c.pin) for c in found]
+            i, game = confirm_orders(cx.world, cx.solver, sits, outcome, depth, skills)
+            answers = [game.answer]
+            if game.answer.status == "unknown" and len(found) > 1:
+                answers = []
+                for i, sit in enumerate(sits):
+                    game = confirm_orders(cx.world, cx.solver, [sit], outcome, depth, skills)[1]
+                    answers.append(game.answer)
+                    if game.answer.sat:
+                        break
+            if game.answer.sat:
+                yield self._finding(cx, found[i], game)
+                return
+            if undecided is None:
+                left = next((a for a in answers if a.status == "unknown"), None)
+                why = reason_zh(left.reason) if left else f"开局后 {steps_zh(depth)}内没有合法对局走到这一情形"
+                yield self._unconfirmed(cx, found[0], why, bounded=left is None)
+                return
+        if undecided is not None:
+            yield self._unknown(cx, *undecided)
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
         a, b = cand.a.skill, cand.b.skill
@@ -267,18 +306,29 @@ def _assumptions(cx: Context, start: dict, cand: Candidate) -> tuple[str, ...]:
     return tuple(out)
 
 
+# a window whose order the text never gives is shown by this many confirmed pairs (one finding
+# and its examples); its other candidates are not asked. Measured on zemu: its night window had
+# 261 candidates over 37 pairs, and confirming each in a game was a third of the whole check
+WINDOW_EXAMPLES = 3
+
+
+def _capped_head(head: str, unasked: int) -> str:
+    """The window finding's head once its other pairs were not asked."""
+    return head.replace("以下 {n} 对", "例如以下 {n} 对") + f"（同一时段另有 {unasked} 对技能可同时待结算，未逐一检查）"
+
+
 def _share_key(cx: Context, cand: Candidate) -> tuple:
-    """What goes to one process together: a blocker's pairs (one question), else one pair's
-    candidates (after the first witness the others are skipped)."""
+    """What goes to one process together: a blocker's pairs (one question), else one window's
+    candidates (after the first witness of a pair its other candidates are skipped, after
+    WINDOW_EXAMPLES witnessed pairs the window's other pairs)."""
     blocker = _blocker(cx, cand)
-    return (blocker.uid,) if blocker is not None else tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
+    return (blocker.uid,) if blocker is not None else ("window", cand.window)
 
 
 # a win-check question (a whole game to a win, then the trigger) costs about as much as this
-# many order candidates (zemu: 20-30 s with its second start, against about 0.6 s: most
-# candidates end at the quick question over reachable states); it only balances the split,
-# no answer (at 6, all 20 of zemu's went to one process: 195 s against 636 s)
-WINCHECK_WEIGHT = 30
+# many pairs of order candidates (zemu: about 10 s when undecided, with its second start; a
+# pair's situations are one game question of 2-5 s); it only balances the split, no answer
+WINCHECK_WEIGHT = 3
 
 
 def _my_share(cx: Context, sizes: dict[tuple, int]) -> set[tuple]:
