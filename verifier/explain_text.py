@@ -145,7 +145,7 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
                           "结局不同。例如两个触发都转化某个【指定】技能的发动者，而一名发动者在同一晚指定了两位持有者。",
                "why": "对局中法官必须选一个顺序，玩家会为此争执。",
                "fix": "写明哪个先结算（优先规则），或让两个效果可交换。",
-               "limits": "逐对比较两个效果；同一时段中先结算的其他行动由对局历史给出（三个及以上的待结算行动，任意两种结算顺序的差别都出现在某一步相邻两个行动的交换上，因此逐对检查即覆盖所有顺序）；界限内的玩家槽位、一个时段。"},
+               "limits": "逐对比较两个效果；同一时段中先结算的其他行动由对局历史给出（三个及以上的待结算行动，任意两种结算顺序的差别都出现在某一步相邻两个行动的交换上，因此逐对检查即覆盖所有顺序）；界限内的玩家槽位、一个时段。一个时段确认三对后即说明该时段缺少顺序规定，其余技能对只计数、不逐一检查。"},
         "en": {"summary": "two effects pending in one window with no order, and the order changes the outcome",
                "decides": "Two effects can be pending in one window, the ruleset gives no order between them, "
                           "and some reachable state ends differently under the two orders. Example: two "
@@ -153,7 +153,8 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
                           "owners in one night.",
                "why": "In a game the judge must pick an order, and players will dispute it.",
                "fix": "State which resolves first (a precedence rule), or make the effects commute.",
-               "limits": "Pairs of effects, up to the player slots in the bounds, one window."},
+               "limits": "Pairs of effects, up to the player slots in the bounds, one window. Once three "
+                         "pairs of one window are confirmed, the window's other pairs are counted, not asked."},
     },
     "loop": {
         "zh": {"summary": "触发效果可以无限互相触发",

@@ -1430,14 +1430,3 @@ def still_inductive(world: World, solver: Solver, faction: str, names: list[str]
     st = world.state("regoal")
     return solver.check(world.realizable(st) + [f.build(st) for f in facts] + [faction_goal(world, st, faction)],
                         "inv-goal").unsat
-
-
-def possible_somewhere(world: World, solver: Solver, goal, purpose: str) -> Answer:
-    """Does the goal hold in any state the over-approximation of reachable states allows?
-    unsat here proves the goal is never reached, without unrolling anything."""
-    from .solver import Session
-    cache = world.__dict__.setdefault("_abstract_session", {})
-    if "s" not in cache:
-        cache["s"] = world.state("abs")
-        cache["session"] = Session(solver, world.realizable(cache["s"]))
-    return cache["session"].check([goal(cache["s"])], purpose)

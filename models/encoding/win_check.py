@@ -11,7 +11,8 @@ from ..domain import Skill
 from .reach import Move, Trace, Transitions, bounded_trace, faction_goal, game_over, settled, setup_skills, unrolled
 from .semantics import Unbound
 from .solver import Answer, Solver
-from .table import at_table, deal_table
+from .anywhere import table_state
+from .table import at_table
 from .world import World
 
 
@@ -50,21 +51,18 @@ WINCHECK_BUDGET = 10
 
 
 def _any_step(world: World, skills: list[Skill]):
-    """One move from any state a game at the table can be in (over-approximated: what
-    the effects can produce, the rest of the table anywhere between all out and as dealt),
-    that move ending the game: (before, after, its moves, constraints, table)."""
+    """One move from any state a game at the table can be in (anywhere.py), that move ending
+    the game: (before, after, its moves, constraints, table)."""
     cache = world.__dict__.setdefault("_wincheck_step", {})
     key = tuple(s.uid for s in skills)
     if key not in cache:
         once = setup_skills(world)
         trans = Transitions(world, [s for s in skills if s not in once]).build()
-        tbl = deal_table(world, world.state("wc_deal"))
-        before, day = world.state("wc_before"), z3.Int("wc_day", world.ctx)
+        before, base, tbl = table_state(world)
+        day = z3.Int("wc_day", world.ctx)
         with at_table(world, tbl):
-            cs = world.realizable(before, derived=False) + (tbl.constraints if tbl else [])
-            cs += [z3.And(before[("rest", r)] >= 0, before[("rest", r)] <= tbl.rest[r]) for r in (tbl.rest if tbl else {})]
             after, extra = trans.step(before, z3.Int("wc_move", world.ctx), day)
-            cs += extra + [day >= 1, z3.Not(game_over(world, before)), game_over(world, after)]
+            cs = base + extra + [day >= 1, z3.Not(game_over(world, before)), game_over(world, after)]
         cache[key] = (before, after, trans.moves, cs, tbl)
     return cache[key]
 

@@ -6,8 +6,9 @@ from typing import Iterator
 
 from models.domain import without_parts
 from models.encoding.ambiguity import confirm_reading, reading_question, win_differs, wins_only_under
+from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
-from models.encoding.reach import Move, bounded_trace, move_text, possible_somewhere
+from models.encoding.reach import Move, bounded_trace, move_text
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
@@ -181,7 +182,7 @@ class Ambiguity(Analysis):
         rs, world = cx.rs, cx.world
         name, options = amb["name"], [o["name"] for o in amb["options"]]
         pairs = list(permutations(range(len(options)), 2))
-        ans = possible_somewhere(world, cx.solver, lambda st: win_differs(world, st, factions, name, pairs),
+        ans = possible_at_table(world, cx.solver, lambda st: win_differs(world, st, factions, name, pairs),
                                  "reading-win-abstract") if not undecided else None
         if ans is not None and ans.unsat:
             return self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下{'、'.join(factions)}的胜负"

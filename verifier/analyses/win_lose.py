@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from models.encoding.reach import back_from_lost, bounded_trace, possible_somewhere, win_and_lose
+from models.encoding.anywhere import possible_at_table
+from models.encoding.reach import back_from_lost, bounded_trace, win_and_lose
 
 from ..findings import Finding
 from ..narrate import describe_player, game_json, table_json, table_text
@@ -39,7 +40,7 @@ class WinAndLose:
     def _decide(self, cx: Context, name: str) -> tuple[list[Finding], dict | None]:
         rs, world = cx.rs, cx.world
         goal = lambda st: win_and_lose(world, st, name)  # noqa: E731
-        if possible_somewhere(world, cx.solver, goal, "winlose-abstract").unsat:
+        if possible_at_table(world, cx.solver, goal, "winlose-abstract").unsat:
             return [], {"kind": "none"}
         skills = trace_skills(rs, world)
         trace = bounded_trace(world, cx.solver, goal, int(rs.bounds["depth"]), "winlose", skills,

@@ -7,10 +7,11 @@ from itertools import combinations
 from typing import Iterator
 
 from models.domain import Where
+from models.encoding.anywhere import possible_at_table
+from models.encoding.reach import (both_win, bounded_trace, faction_goal, prove_unreachable,
+                                   still_inductive)
 from models.encoding.solver import Solver
 from models.encoding.world import World
-from models.encoding.reach import (both_win, bounded_trace, faction_goal, possible_somewhere, prove_unreachable,
-                                   still_inductive)
 
 from ..findings import Finding
 from ..narrate import describe_player, game_json, reason_zh, steps_zh, table_json, table_text
@@ -198,7 +199,7 @@ class SimultaneousWin(Analysis):
     def _decide(self, cx: Context, a: str, b: str, depth: int) -> tuple[list[Finding], dict]:
         rs = cx.rs
         goal = lambda st, a=a, b=b: both_win(cx.world, st, a, b)  # noqa: E731
-        if possible_somewhere(cx.world, cx.solver, goal, "simul-abstract").unsat:
+        if possible_at_table(cx.world, cx.solver, goal, "simul-abstract").unsat:
             return [], {"kind": "none"}  # no reachable state satisfies both: nothing to search
         trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx),
                               quiet=int(rs.bounds["quiet"]))
