@@ -121,7 +121,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     for t, b, g, si, sj, keys in goals:
         if z3.is_true(m.eval(g, model_completion=True)):
             ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
-            history = quiet_days_text(m, u, t) + [text for text, _ in history_of(m, u, t)]
+            history = quiet_days_text(m, u, t) + [text for text, _ in history_of(m, u, t) if text]
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
                                  _differing(m, world, u.states[t], si, sj, keys), history,
                                  composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts))

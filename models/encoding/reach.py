@@ -998,7 +998,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         day += mv.label == "day"
-        if not _quiet_trigger(m, mv, states[t], states[t + 1]):
+        if not _quiet_trigger(m, mv, states[t], states[t + 1], world.rs):
             steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
         moves.append(move_json(mv))
         if mv.skill is not None:
@@ -1073,24 +1073,31 @@ def _free_vars(term) -> list:
 
 def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
     """The first upto moves of a model's trace, as (text, move); a new day says its number
-    (the moves begin on the day after the quiet days)."""
+    (the moves begin on the day after the quiet days). A move told by no text ("") is
+    bookkeeping the post never names (_quiet_trigger)."""
     out, day = [], game_days(m, u, upto)[1]
     for t, sel in enumerate(u.sels[:upto]):
         mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
         day += mv.label == "day"
         if _quiet_trigger(m, mv, u.states[t], u.states[t + 1]):
             continue   # a phase's trigger that changed nothing (nothing to expire) is not told
+        if _quiet_trigger(m, mv, u.states[t], u.states[t + 1], u.trans.world.rs):
+            out.append(("", mv))   # bookkeeping the post never names: a move of the game, not told
+            continue
         out.append((move_text(mv, day) + ballots_text(m, u, mv, u.states[t + 1])
                     + gains_text(m, u, u.states[t], u.states[t + 1], mv), mv))
     return out
 
 
-def _quiet_trigger(m, mv: Move, before: State, after: State) -> bool:
-    """A trigger on a phase's start or end whose firing left every value as it was."""
+def _quiet_trigger(m, mv: Move, before: State, after: State, rs=None) -> bool:
+    """A trigger on a phase's start or end whose firing left every value as it was, or (rs
+    given) changed only counters the post never names: the encoding's bookkeeping (a count of
+    days held), which a judge reading "X 触发" would take for the skill taking effect."""
     if mv.skill is None or not _phase_trigger(mv.skill):
         return False
     same = lambda key: z3.is_true(m.eval(before[key] == after[key], model_completion=True))   # noqa: E731
-    return all(same(key) for key in after.terms if key in before.terms)
+    told = lambda key: key[0] != "counter" or rs is None or rs.in_text(key[1])   # noqa: E731
+    return all(same(key) or not told(key) for key in after.terms if key in before.terms)
 
 
 def _option_names(rs, option: list) -> list[tuple[str, str]]:

@@ -177,7 +177,7 @@ class MissingRule(Analysis):
             return   # no legal game within the depth leaves the pick empty
         who = "、".join(player(t) for t in binding.targets)
         size, rest = table_text(cx.world.k, game.table, game.dealt, seated=cx.world.vocab.seats)
-        history = [text for text, _ in game.history]
+        history = [text for text, _ in game.history if text]
         start = concrete(game.answer.model, game.s0, cx.world.sorts)
         yield Finding(
             kind=self.kind, severity="warning", verdict="witnessed", subjects=(skill.name,),

@@ -162,8 +162,8 @@ class OrderDependence(Analysis):
         cast = dict(cand.cast)
         for i in sorted(players_in(res.differing, [res.ab, res.ba]) - set(cast)):
             cast[i] = "结果涉及的其他玩家"
-        for _, mv in res.history:   # who acted, or was acted on, on the way to the window
-            if mv.binding is not None:
+        for text, mv in res.history:   # who acted, or was acted on, on the way to the window (as told)
+            if text and mv.binding is not None:
                 cast.setdefault(mv.binding.self_slot, "此前行动者")
                 for t in mv.binding.targets:
                     cast.setdefault(t, "此前的目标")
@@ -178,7 +178,7 @@ class OrderDependence(Analysis):
             roles += [f"{describe_player(cx.rs, shown, i, rel, rel_labels, dealt=True)}（未参与的玩家）"
                       for i in range(cx.world.k) if i not in cast]
             roles.append(rest)
-        history = [text for text, _ in res.history]
+        history = [text for text, _ in res.history if text]
         steps = [(size + "，" if size else "") + (("开局后：" + "；".join(history)) if history else "开局后（第一个可行动的时段）")]
         if shown is not res.start:
             now = [describe_player(cx.rs, res.start, i, rel, rel_labels) for i in sorted(cast)]
@@ -225,7 +225,7 @@ class OrderDependence(Analysis):
                      "bindings": _bindings(cand), "pin": {"dying": list(cand.pin.dying), "dead": list(cand.pin.dead)},
                      "start": witness_json(res.start),
                      "differing": ["|".join(map(str, k)) for k in res.differing],
-                     "history": [text for text, _ in res.history], "players": cx.world.k,
+                     "history": [text for text, _ in res.history if text], "players": cx.world.k,
                      **table_json(res.table),
                      **(window_game_json(res.dealt, [move_json(mv) for _, mv in res.history],
                                          [{"skill": u.skill.uid, **bd} for u, bd in

@@ -141,7 +141,8 @@ class Setup(Analysis):
             yield Finding(
                 kind=self.kind, severity="info", verdict="witnessed", subjects=(d["name"],),
                 message=f"「{d['name']}」的概率公式在部分人数下为负（{cases}），原文未写“最小0%”；"
-                        + ("按 0% 理解时各情况之和恰为 100%。" if sums else "即使按 0% 理解，各情况之和也不是 100%。"),
+                        + (f"按 0% 理解时各情况之和{_in_range(players)}恰为 100%。" if sums else
+                           "即使按 0% 理解，各情况之和也不是 100%。"),
                 message_en=f"A chance formula of '{d['name']}' goes below 0% with no stated floor.",
                 locations=cx.locs(where, *(cx.src_where(c.get("src")) for c, _, _ in below)),
                 key=("dist-negative", d["name"]),
@@ -150,3 +151,11 @@ class Setup(Analysis):
                           "outcomes": [f"{v}%（按 0% 计）" for _, _, v in below]},
                 question=f"「{d['name']}」的概率公式为负时是否按 0% 计？",
             )
+
+
+def _in_range(players: dict) -> str:
+    """The player counts a statement holds for, where the range is not the text's own."""
+    if not players.get("assumed") or players.get("min") is None:
+        return ""
+    top = players.get("max")
+    return f"在 {players['min']}–{top} 人时" if top is not None else f"在 {players['min']} 人及以上时"
