@@ -35,9 +35,9 @@ def test_a_window_is_shown_by_a_few_pairs_and_says_how_many_more():
     # four pairs (each waker with each calmer) differ; the first few confirmed show the cause
     assert len(f.examples) + 1 == WINDOW_EXAMPLES < 4
     assert f.message.startswith("夜晚内同时结算的技能没有规定先后，例如以下 3 对"), f.message
-    # the other pairs of the window are counted, not asked (two wakers commute: a pair that may
-    # be pending together, not a problem, so the count says no more)
-    assert re.search(r"另有 \d+ 对技能可同时待结算，未逐一检查", f.message), f.message
+    # the other pairs of the window are counted, not asked (two wakers commute: a pair the first
+    # screening flags, not a problem, so the count says "may")
+    assert re.search(r"另有 \d+ 对技能在初步筛选中也可能因先后不同而结果不同，未逐一确认", f.message), f.message
     for case in [f.to_json(rs.id)] + list(f.examples):
         if case["witness"].get("game"):
             assert replay_game(rs, case["witness"])[0], case["message"]

@@ -998,7 +998,10 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         day += mv.label == "day"
-        if not _quiet_trigger(m, mv, states[t], states[t + 1], world.rs):
+        told = _trigger_told(m, world, mv, states[t], states[t + 1])
+        if told:
+            steps.append(move_text(mv, day) + told)
+        elif told is None and not _quiet_trigger(m, mv, states[t], states[t + 1]):
             steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
         moves.append(move_json(mv))
         if mv.skill is not None:
@@ -1073,31 +1076,54 @@ def _free_vars(term) -> list:
 
 def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
     """The first upto moves of a model's trace, as (text, move); a new day says its number
-    (the moves begin on the day after the quiet days). A move told by no text ("") is
-    bookkeeping the post never names (_quiet_trigger)."""
+    (the moves begin on the day after the quiet days). A move told by no text ("") changed
+    nothing a judge rules on (_trigger_told)."""
     out, day = [], game_days(m, u, upto)[1]
     for t, sel in enumerate(u.sels[:upto]):
         mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
         day += mv.label == "day"
         if _quiet_trigger(m, mv, u.states[t], u.states[t + 1]):
             continue   # a phase's trigger that changed nothing (nothing to expire) is not told
-        if _quiet_trigger(m, mv, u.states[t], u.states[t + 1], u.trans.world.rs):
-            out.append(("", mv))   # bookkeeping the post never names: a move of the game, not told
+        told = _trigger_told(m, u.trans.world, mv, u.states[t], u.states[t + 1])
+        if told is not None:
+            out.append((move_text(mv, day) + told if told else "", mv))   # "": a move of the game, not told
             continue
         out.append((move_text(mv, day) + ballots_text(m, u, mv, u.states[t + 1])
                     + gains_text(m, u, u.states[t], u.states[t + 1], mv), mv))
     return out
 
 
-def _quiet_trigger(m, mv: Move, before: State, after: State, rs=None) -> bool:
-    """A trigger on a phase's start or end whose firing left every value as it was, or (rs
-    given) changed only counters the post never names: the encoding's bookkeeping (a count of
-    days held), which a judge reading "X 触发" would take for the skill taking effect."""
+def _quiet_trigger(m, mv: Move, before: State, after: State) -> bool:
+    """A trigger on a phase's start or end whose firing left every value as it was."""
     if mv.skill is None or not _phase_trigger(mv.skill):
         return False
     same = lambda key: z3.is_true(m.eval(before[key] == after[key], model_completion=True))   # noqa: E731
-    told = lambda key: key[0] != "counter" or rs is None or rs.in_text(key[1])   # noqa: E731
-    return all(same(key) or not told(key) for key in after.terms if key in before.terms)
+    return all(same(key) for key in after.terms if key in before.terms)
+
+
+def _trigger_told(m, world: World, mv: Move, before: State, after: State) -> str | None:
+    """How a phase trigger that changed something is told: None as any move; "" (not told,
+    kept in the game) when what changed is nothing to a judge (losing a skill never held);
+    else the counters it moved, when that is all it did ("（无休报复次数 0→1）": "X 触发"
+    alone reads as the skill taking effect)."""
+    if mv.skill is None or not _phase_trigger(mv.skill):
+        return None
+    val = lambda term: m.eval(term, model_completion=True)   # noqa: E731
+    moved, other = [], False
+    for key in sorted(after.terms, key=repr):
+        if key not in before.terms or z3.is_true(val(before[key] == after[key])):
+            continue
+        if key[0] == "counter":
+            who = f"P{key[2] + 1} 的" if len(key) > 2 and key[2] != mv.binding.self_slot else ""
+            moved.append(f"{who}{key[1]} {val(before[key])}→{val(after[key])}")
+        elif key[0] == "lost" and not z3.is_true(val(z3.Or([world.holds(before, key[1], sk) for sk in world.rs.skills
+                                                              if sk.name == key[2]] + [z3.BoolVal(False, world.ctx)]))):
+            continue   # losing a skill one never held (an expiry with nothing to expire)
+        else:
+            other = True
+    if other:
+        return None
+    return f"（{'，'.join(moved)}）" if moved else ""
 
 
 def _option_names(rs, option: list) -> list[tuple[str, str]]:

@@ -61,17 +61,7 @@ class OrderDependence(Analysis):
         confirmed: dict[str, int] = {}        # window -> its pairs confirmed so far
         skipped: dict[str, set] = {}          # window -> its pairs not asked once it had enough
         windows: list[Finding] = []           # the confirmed pairs of windows without a blocker
-        # the situations of one pair (one blocker, one window) are one game question
-        groups: dict[tuple, list[Candidate]] = {}
-        for cand in cands:
-            if _share_key(cx, cand) not in mine:
-                continue  # another process asks it (one window's pairs, one blocker's, stay together)
-            if cand.a.skill.is_opaque or cand.b.skill.is_opaque:
-                continue  # opaque effects are counted by the unknown analysis
-            blocker = _blocker(cx, cand)
-            pair = tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
-            groups.setdefault((pair, blocker.uid if blocker else "", cand.window), []).append(cand)
-        for (pair, _, window), group in groups.items():
+        for (pair, _, window), group in _pair_groups(cx, cands, mine).items():
             if pair in seen:
                 continue
             blocker = _blocker(cx, group[0])
@@ -314,7 +304,21 @@ WINDOW_EXAMPLES = 3
 
 def _capped_head(head: str, unasked: int) -> str:
     """The window finding's head once its other pairs were not asked."""
-    return head.replace("以下 {n} 对", "例如以下 {n} 对") + f"（同一时段另有 {unasked} 对技能可同时待结算，未逐一检查）"
+    return head.replace("以下 {n} 对", "例如以下 {n} 对") + f"（同一时段另有 {unasked} 对技能在初步筛选中也可能因先后不同而结果不同，未逐一确认；为该时段规定统一的结算顺序即可一并解决）"
+
+
+def _pair_groups(cx: Context, cands: list[Candidate], mine: set[tuple]) -> dict[tuple, list[Candidate]]:
+    """(pair, blocker uid or "", window) -> its situations, in the order first found: the
+    situations of one pair are one game question. Only this process's share; opaque skills
+    are left to the unknown analysis."""
+    groups: dict[tuple, list[Candidate]] = {}
+    for cand in cands:
+        if _share_key(cx, cand) not in mine or cand.a.skill.is_opaque or cand.b.skill.is_opaque:
+            continue
+        blocker = _blocker(cx, cand)
+        pair = tuple(sorted((cand.a.skill.uid, cand.b.skill.uid)))
+        groups.setdefault((pair, blocker.uid if blocker else "", cand.window), []).append(cand)
+    return groups
 
 
 def _share_key(cx: Context, cand: Candidate) -> tuple:

@@ -166,6 +166,12 @@ class ImpossibleWin(Analysis):
         return []
 
 
+# times the rlimit for a simultaneous-win game. Measured (z3's resource count): the questions
+# decided on the bundled rulesets used under 3x; zemu's nine ended undecided at 20x (one of them
+# was decided "no" at 17x on an earlier commit, when the terms were built in another order)
+SIMUL_BUDGET = 10
+
+
 class SimultaneousWin(Analysis):
     """Two factions whose win conditions can hold in the same state while the ruleset gives
     no priority between them and neither allows a shared win. The judge cannot say who won.
@@ -202,7 +208,7 @@ class SimultaneousWin(Analysis):
         if possible_at_table(cx.world, cx.solver, goal, "simul-abstract").unsat:
             return [], {"kind": "none"}  # no reachable state satisfies both: nothing to search
         trace = bounded_trace(cx.world, cx.solver, goal, depth, "simul", _trace_skills(cx),
-                              quiet=int(rs.bounds["quiet"]))
+                              quiet=int(rs.bounds["quiet"]), budget=SIMUL_BUDGET)
         if trace.answer.status == "unknown":
             return [Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(a, b),
                             message=f"{a}与{b}能否同时获胜，在求解预算内未能判定。",
