@@ -21,11 +21,17 @@ from .pending import trace_skills
 DEEPER = 2   # moves added to the depth when the bounded game shows no difference
 
 
-def _unreached(name: str, options: list[str], what: str, what_en: str, steps: int, where) -> Finding:
+def _asked(amb: dict) -> str:
+    """The ambiguity as a judge reads it in a note that claims nothing: its name and its question."""
+    return f"「{amb['name']}」（{amb['text']}）" if amb.get("text") else f"「{amb['name']}」"
+
+
+def _unreached(amb: dict, options: list[str], what: str, what_en: str, steps: int, where) -> Finding:
     """The readings differ in some state, but no legal game within the bounds reaches one: an
     open question a judge should still see, not a harmless one."""
+    name = amb["name"]
     return Finding(kind="unknown", severity="info", verdict="unknown", subjects=(name,),
-                   message=f"歧义「{name}」的{'、'.join(options)}几种理解下{what}在某些局面中不同，"
+                   message=f"歧义{_asked(amb)}的{'、'.join(options)}几种理解下{what}在某些局面中不同，"
                            f"但开局后 {steps_zh(steps)}内没有合法对局走到这样的局面（更长的对局未检查）。",
                    message_en=f"The readings of '{name}' {what_en} in some state, but no legal game within "
                               f"{steps} moves reaches one (longer games were not checked).",
@@ -130,7 +136,7 @@ class Ambiguity(Analysis):
                 break
         if undecided:
             yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                          message=f"歧义「{name}」的各种理解是否导致不同结果，未能判定（{undecided}）。",
+                          message=f"歧义{_asked(amb)}的各种理解是否导致不同结果，未能判定（{undecided}）。",
                           message_en=f"Whether the readings of '{name}' differ could not be decided.",
                           locations=where, key=("ambiguity", name))
             return
@@ -145,20 +151,20 @@ class Ambiguity(Analysis):
                 return
         if not skills:
             yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                          message=f"歧义「{name}」已声明，但编码中没有任何技能的条件或效果读取它，无法判定各种理解是否导致不同结果。",
+                          message=f"歧义{_asked(amb)}已声明，但编码中没有任何技能的条件或效果读取它，无法判定各种理解是否导致不同结果。",
                           message_en=f"The ambiguity '{name}' is declared but no skill reads it.",
                           locations=where, key=("ambiguity", name))
             return
         users = "、".join(cx.skill_text(s) for s in skills)
         if bounded:
-            yield _unreached(name, options, f"{users}的结果", "differ", depth + DEEPER, where)
+            yield _unreached(amb, options, f"{users}的结果", "differ", depth + DEEPER, where)
             return
         unmodelled = _unmodelled_readers(skills, name)
         if unmodelled:
             # the readings differ in what the engine does not model (who is told what, when):
             # the same outcome in what it models proves nothing about that
             yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                          message=f"歧义「{name}」的{'、'.join(options)}几种理解，在{'、'.join(unmodelled)}中改变的是"
+                          message=f"歧义{_asked(amb)}的{'、'.join(options)}几种理解，在{'、'.join(unmodelled)}中改变的是"
                                   f"未建模的效果（信息、通知等），无法判定是否导致不同结果。",
                           message_en=f"The readings of '{name}' change effects the engine does not model (information).",
                           locations=where, key=("ambiguity", name))
@@ -189,10 +195,10 @@ class Ambiguity(Analysis):
                                                f"在任何可达局面中都相同。", False)
         if ans is None or ans.status == "unknown":
             return Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                           message=f"歧义「{name}」的各种理解是否改变{'、'.join(factions)}的胜负，未能判定（求解预算用尽）。",
+                           message=f"歧义{_asked(amb)}的各种理解是否改变{'、'.join(factions)}的胜负，未能判定（求解预算用尽）。",
                            message_en=f"Whether the readings of '{name}' change who wins could not be decided.",
                            locations=where, key=("ambiguity", name))
-        return _unreached(name, options, f"{'、'.join(factions)}的胜负", "decide a win", int(rs.bounds["depth"]), where)
+        return _unreached(amb, options, f"{'、'.join(factions)}的胜负", "decide a win", int(rs.bounds["depth"]), where)
 
     def _by_faction(self, cx: Context, amb: dict, factions: list[str], where) -> Finding | str | None:
         """A reading a win or lose condition depends on: a legal game (at the table, within the
