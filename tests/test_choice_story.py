@@ -78,3 +78,21 @@ def test_a_window_use_tells_its_own_choice_not_a_trace_move_of_the_same_player()
     m = s.model()
     assert choices_text(m, world, Move(skill, in_window, skill.name)) == ["所选：[印]"]
     assert choices_text(m, world, Move(skill, plain, skill.name)) == ["所选：[盾]"]
+
+
+def test_a_use_whose_window_is_not_known_is_not_told_by_another_situations_choice():
+    """Several situations of one pair asked in one game each have their own choice (the others
+    unconstrained): without the window's exact record no choice is told, rather than a guess."""
+    from models.encoding.reach import Move, choices_text
+    from models.encoding.world import Binding
+    rs = _ruleset()
+    skill, world = rs.skills[0], World(rs, 4)
+    one = Binding(0, (1,), window=((2, "清除", (1,)),))
+    other = Binding(0, (1,), window=((3, "清除", (1,)),))
+    name = lambda b: f"choice|{skill.effects[0].uid}|{sorted(b.as_dict().items())}"  # noqa: E731
+    s = z3.Solver(ctx=world.ctx)
+    s.add(z3.Int(name(one), world.ctx) == 1, z3.Int(name(other), world.ctx) == 0)
+    assert s.check() == z3.sat
+    m = s.model()
+    assert choices_text(m, world, Move(skill, one, skill.name)) == ["所选：[印]"]
+    assert choices_text(m, world, Move(skill, Binding(0, (1,)), skill.name)) == []

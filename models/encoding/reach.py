@@ -1187,7 +1187,12 @@ def choices_text(m, world: World, mv: Move, idle: set | frozenset = frozenset())
             # a use known only without the record of who else acted in its window ($window…):
             # the same choice; never in place of the exact name (a trace's move of the same
             # player is another, unconstrained choice)
-            decls = {_without_window(n): d for n, d in exact.items()} | exact
+            # (only where one choice has that name: several situations asked in one game each
+            # have theirs, and the others' are unconstrained)
+            stripped: dict[str, list] = {}
+            for n, d in exact.items():
+                stripped.setdefault(_without_window(n), []).append(d)
+            decls = {n: ds[0] for n, ds in stripped.items() if len(ds) == 1} | exact
         for t in (mv.binding.targets if mentions_target(e) and len(mv.binding.targets) > 1 else [None]):
             name = f"choice|{e.uid}|{sorted(mv.binding.as_dict(t).items())}"
             d = decls.get(name, decls.get(_without_window(name)))

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from models.encoding.reach import Move, choices_text, move_json, readings_text
-from models.encoding.scenarios import confirm_orders, order_question
+from models.encoding.scenarios import confirm_orders, in_one_window, order_question
 from models.encoding.sorts import reads_seats
 
 from ..findings import MESSAGE_MAX, Finding
@@ -182,11 +182,14 @@ class OrderDependence(Analysis):
             targets = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")
         m = res.answer.model
-        for n, u in enumerate((cand.a, cand.b)):
+        # the uses as the question built them (each knowing who else acted in the window): a
+        # choice is read under that exact name, never under one of another situation of the pair
+        windowed = in_one_window(list(cand.scene) + [cand.a, cand.b])[-2:]
+        for n, (u, w) in enumerate(zip((cand.a, cand.b), windowed)):
             tgt = "、".join(player(t) for t in u.binding.targets)
             # what the use chose, where its effects offer a choice (and the choice applied)
             idle = {uid for x, uid in res.idle_choices if x == n}
-            chosen = choices_text(m, cx.world, Move(u.skill, u.binding, u.skill.name), idle) if m is not None else []
+            chosen = choices_text(m, cx.world, Move(w.skill, w.binding, u.skill.name), idle) if m is not None else []
             chosen = ["所选：" + "、".join(c.removeprefix("所选：") for c in chosen)] if chosen else []
             steps.append(f"{cx.skill_text(u.skill)}（{'，'.join([player(u.binding.self_slot)] + (['目标 ' + tgt] if tgt else []) + chosen)}）待结算")
         if m is not None:
