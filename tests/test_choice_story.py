@@ -62,37 +62,30 @@ def test_an_order_story_tells_what_the_pending_use_chose():
     assert steps and all("所选：[印]）" in s for s in steps), steps
 
 
+def _choices(values: list, asked) -> tuple:
+    """choices_text of 择一 for each binding in asked, in a model where the choice variable of
+    each binding in values ((binding, option) pairs) is set."""
+    from models.encoding.reach import Move, choices_text
+    rs = _ruleset()
+    skill, world = rs.skills[0], World(rs, 4)
+    name = lambda b: f"choice|{skill.effects[0].uid}|{sorted(b.as_dict().items())}"  # noqa: E731
+    s = z3.Solver(ctx=world.ctx)
+    s.add(*[z3.Int(name(b), world.ctx) == v for b, v in values])
+    assert s.check() == z3.sat
+    return tuple(choices_text(s.model(), world, Move(skill, b, skill.name)) for b in asked)
+
+
 def test_a_window_use_tells_its_own_choice_not_a_trace_move_of_the_same_player():
     """A game's trace has its own (unconstrained) choice for a move by the same player with the
     same targets; the window's use is told by the choice made in the window."""
-    from models.encoding.reach import Move, choices_text
     from models.encoding.world import Binding
-    rs = _ruleset()
-    skill, world = rs.skills[0], World(rs, 4)
-    plain = Binding(0, (1,))
-    in_window = Binding(0, (1,), window=((2, "清除", (1,)),))
-    name = lambda b: f"choice|{skill.effects[0].uid}|{sorted(b.as_dict().items())}"  # noqa: E731
-    s = z3.Solver(ctx=world.ctx)
-    s.add(z3.Int(name(plain), world.ctx) == 0, z3.Int(name(in_window), world.ctx) == 1)
-    assert s.check() == z3.sat
-    m = s.model()
-    assert choices_text(m, world, Move(skill, in_window, skill.name)) == ["所选：[印]"]
-    assert choices_text(m, world, Move(skill, plain, skill.name)) == ["所选：[盾]"]
+    plain, in_window = Binding(0, (1,)), Binding(0, (1,), window=((2, "清除", (1,)),))
+    assert _choices([(plain, 0), (in_window, 1)], [in_window, plain]) == (["所选：[印]"], ["所选：[盾]"])
 
 
 def test_a_use_whose_window_is_not_known_is_not_told_by_another_situations_choice():
     """Several situations of one pair asked in one game each have their own choice (the others
     unconstrained): without the window's exact record no choice is told, rather than a guess."""
-    from models.encoding.reach import Move, choices_text
     from models.encoding.world import Binding
-    rs = _ruleset()
-    skill, world = rs.skills[0], World(rs, 4)
-    one = Binding(0, (1,), window=((2, "清除", (1,)),))
-    other = Binding(0, (1,), window=((3, "清除", (1,)),))
-    name = lambda b: f"choice|{skill.effects[0].uid}|{sorted(b.as_dict().items())}"  # noqa: E731
-    s = z3.Solver(ctx=world.ctx)
-    s.add(z3.Int(name(one), world.ctx) == 1, z3.Int(name(other), world.ctx) == 0)
-    assert s.check() == z3.sat
-    m = s.model()
-    assert choices_text(m, world, Move(skill, one, skill.name)) == ["所选：[印]"]
-    assert choices_text(m, world, Move(skill, Binding(0, (1,)), skill.name)) == []
+    one, other = Binding(0, (1,), window=((2, "清除", (1,)),)), Binding(0, (1,), window=((3, "清除", (1,)),))
+    assert _choices([(one, 1), (other, 0)], [one, Binding(0, (1,))]) == (["所选：[印]"], [])
