@@ -1104,7 +1104,7 @@ def _quiet_trigger(m, mv: Move, before: State, after: State) -> bool:
 def _trigger_told(m, world: World, mv: Move, before: State, after: State) -> str | None:
     """How a phase trigger that changed something is told: None as any move; "" (not told,
     kept in the game) when what changed is nothing to a judge (losing a skill never held);
-    else the counters it moved, when that is all it did ("（无休报复次数 0→1）": "X 触发"
+    else the counters it moved, when that is all it did ("（次数 0→1）": "X 触发"
     alone reads as the skill taking effect)."""
     if mv.skill is None or not _phase_trigger(mv.skill):
         return None
