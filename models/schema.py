@@ -285,7 +285,7 @@ SCHEMA: dict[str, Any] = {
         "assumptions": {"type": "array", "items": obj("assumption", {"about": TEXT, "src": SRC, "text": NAME},
                                                       ("text",))},
         "ambiguities": {"type": "array", "items": obj("ambiguity", {
-            "name": NAME, "src": SRC, "text": NAME, "note": TEXT,
+            "name": NAME, "src": SRC, "text": NAME, "note": TEXT, "unmodelled": TEXT,
             "options": {"type": "array", "minItems": 2, "items": obj("option", {"name": NAME, "text": TEXT, "src": SRC},
                                                                      ("name",))}}, ("name", "src", "text", "options"))},
         "rulings": {"type": "array", "items": obj("ruling", {"question": NAME, "ruling": NAME, "first": NAME,

@@ -473,6 +473,7 @@ DOCS: dict[str, dict[str, str]] = {
         "text": "What is unclear, in the text's words.",
         "options": "The readings, each with a name (used by {reading: [ambiguity, option]}) and its text.",
         "note": "A note for readers; not interpreted.",
+        "unmodelled": "Why the engine cannot tell the readings apart (then nothing reads the switch): the question goes to the judge unchecked.",
     },
     "option": {
         "name": "The option's name.",

@@ -32,3 +32,31 @@ def test_a_reading_of_an_info_effect_is_unknown_not_harmless():
     # the same guard on an effect the engine models (granted anyway: no difference) is harmless
     g = _finding("status")
     assert g.kind == "ambiguity" and "无害" in g.message
+
+
+def _declared(unmodelled: str | None):
+    with open(os.path.join(HERE, "ruleset.yaml"), encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    with open(os.path.join(HERE, "source.txt"), encoding="utf-8") as fh:
+        source = fh.read()
+    amb = next(a for a in raw["ambiguities"] if a["name"] == "卫士能否守护自己")
+    if unmodelled:
+        amb["unmodelled"] = unmodelled
+    rs = load_inline(raw, source)
+    return rs, check(rs, kinds=["ambiguity"])
+
+
+def test_a_switch_the_engine_cannot_express_goes_to_the_judge_with_its_options():
+    from verifier.faq import faq_markdown
+    rs, report = _declared("编码无法表达这一区别")
+    [f] = [f for f in report.findings if "卫士能否守护自己" in f.subjects]
+    # an open question with the text's options, never called harmless, and asked in the FAQ
+    assert (f.kind, f.severity, f.verdict) == ("ambiguity", "warning", "unknown")
+    assert "编码无法表达这一区别" in f.message and "无害" not in f.message
+    assert [r["ruling"].split("（")[0] for r in f.rulings] == [o["name"] for a in rs.ambiguities
+                                                                if a["name"] == "卫士能否守护自己" for o in a["options"]]
+    assert f.question in faq_markdown(rs, report)
+    # the same switch without the declaration is decided by the engine (not this open question)
+    _, plain = _declared(None)
+    [g] = [g for g in plain.findings if "卫士能否守护自己" in g.subjects]
+    assert "编码无法表达这一区别" not in g.message and "需要导演裁定" not in g.message

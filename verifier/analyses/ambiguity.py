@@ -38,6 +38,19 @@ def _unreached(amb: dict, options: list[str], what: str, what_en: str, steps: in
                    locations=where, key=("ambiguity", name))
 
 
+def _unmodelled(cx: Context, amb: dict) -> Finding:
+    """A switch the encoding declares without reading it, saying why the engine cannot tell
+    the readings apart: the question goes to the judge with its options, never called harmless."""
+    name = amb["name"]
+    where = cx.locs(cx.src_where(amb.get("src"), cx.yaml_line(("ambiguities", cx.rs.ambiguities.index(amb)))))
+    return Finding(kind="ambiguity", severity="warning", verdict="unknown", subjects=(name,),
+                   message=f"歧义{_asked(amb)}：{amb['unmodelled']}，各种理解的结果未经比较，需要导演裁定。",
+                   message_en=f"The ambiguity '{name}' is declared but the engine cannot tell its readings apart.",
+                   locations=where, key=("ambiguity", name), question=f"{amb['text']}？",
+                   rulings=tuple({"ruling": o["name"] + (f"（{o['text']}）" if o.get("text") else ""), "outcome": ""}
+                                 for o in amb["options"]))
+
+
 def _unmodelled_readers(skills: list, name: str) -> list[str]:
     """The skills (shown names) where the reading decides an effect the engine does not model:
     the reading is in the guard of such an effect, or in the condition or trigger of a skill
@@ -92,6 +105,9 @@ class Ambiguity(Analysis):
             cx.tick(k, len(rs.ambiguities))
             if rs.ruled_option(amb["name"]) is not None:
                 continue   # settled: the engine reads it the ruled way everywhere
+            if amb.get("unmodelled"):
+                yield _unmodelled(cx, amb)
+                continue
             skills = readers(rs, amb["name"])
             yield from cx.cached("ambiguity", skills, [amb["name"], [o["name"] for o in amb["options"]]],
                                  lambda amb=amb, skills=skills: self._decide(cx, amb, skills), global_skills=True)
