@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from models.domain import Effect, Skill
+from models.encoding.readings import reads_reading
 from models.encoding.scenarios import Use, conflict_at_effect
 from models.encoding.world import Binding
 
@@ -45,6 +46,8 @@ class Contradiction(Analysis):
             for e in skill.all_effects():
                 if not e.force or e.kind not in BLOCKED_BY:
                     continue
+                if any(reads_reading(e.guard, a["name"]) for a in rs.ambiguities):
+                    continue   # forced only under a reading: whether it wins is that switch's question
                 what = BLOCKED_BY[e.kind]
                 if e.kind == "damage":
                     blockers = [s for s in rs.statuses.values() if ({"damage", "out"} & s.blocks)]
