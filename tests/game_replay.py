@@ -368,6 +368,22 @@ def _claim(rs, it: bf.Interp, w: dict, st) -> bool:
             cur = it.run(cur, skill, b)
         if not passed[0] and not it.enabled(cur, *uses[0]):
             return False
+    if "reading" in claim:
+        # the use, from the state the moves lead to, resolves differently under the two
+        # options in a value the engine named (a use not enabled under one leaves it as it was)
+        r = claim["reading"]
+        options = it._options(r["name"])
+        use = r["use"]
+        skill = next(s for s in rs.skills if s.uid == use["skill"])
+        b = bf.Bind(use["self"], tuple(use["targets"]), tuple(sorted(use["others"].items())))
+        posts = []
+        for o in r["options"]:
+            under = st.set({("reading", r["name"]): options.index(o)})
+            posts.append(it.run(under, skill, b) if it.enabled(under, skill, b) else under)
+        known = set(it.keys)
+        keys = [key for key in map(key_from_json, r["differing"]) if key in known]
+        if not any(posts[0][key] != posts[1][key] for key in keys):
+            return False
     if claim.get("game_over"):
         if not it.game_over(st):
             return False
@@ -393,6 +409,10 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
     if "table_players" in w:
         it.table = {"players": w["table_players"], "rest": dict(w.get("rest") or {})}
     fixed = {key: v for key, v in start.items() if key in set(it.keys)}
+    reading = (w.get("claim") or {}).get("reading")
+    if reading and ("reading", reading["name"]) in set(it.keys):
+        # the game is played under the first option (an ambiguity witness says so)
+        fixed[("reading", reading["name"])] = it._options(reading["name"]).index(reading["options"][0])
     reasons = []
 
     def run(st) -> bool:

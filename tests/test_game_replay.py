@@ -20,7 +20,8 @@ FIXTURES = ["simultaneous-win/bad_same_moment", "simultaneous-win/bad_repeatable
             "setup/bad_win_at_setup", "order-dependence/bad_block_before_action",
             "order-dependence/bad_two_replacements", "missing-rule/bad_empty_pick", "contradiction/bad_win_and_lose",
             "missing-rule/bad_lost_faction_back", "loop/bad_prevented_going_out", "loop/bad_revive_pingpong",
-            "loop/bad_status_pingpong", "loop/bad_energy_cycle", "loop/bad_use_skill_self"]
+            "loop/bad_status_pingpong", "loop/bad_energy_cycle", "loop/bad_use_skill_self",
+            "ambiguity/bad_self_guard"]
 BUNDLED = sorted(d for d in os.listdir(os.path.join(ROOT, "rulesets"))
                  if os.path.isfile(os.path.join(ROOT, "findings", f"{d}.json")))
 
@@ -77,4 +78,19 @@ def test_replay_refuses_a_cycle_that_does_not_go_round():
     early = copy.deepcopy(w)
     early["game"]["moves"] = []
     ok, why = replay_game(rs, early)
+    assert not ok and "claim" in why, why
+
+
+def test_replay_refuses_a_reading_that_changes_nothing():
+    """An ambiguity's claim is checked: the same witness with the use aimed elsewhere (where
+    the two readings agree) is refused."""
+    import copy
+    rs = load_ruleset(os.path.join(ROOT, "tests", "fixtures", "ambiguity", "bad_self_guard"))
+    w = next(f["witness"] for f in _games(check(rs, kinds=["ambiguity"]).to_json()) if "reading" in f["witness"]["claim"])
+    assert replay_game(rs, w)[0]
+    elsewhere = copy.deepcopy(w)
+    use = elsewhere["claim"]["reading"]["use"]
+    use["targets"] = [next(i for i in range(4) if i != use["self"])]
+    elsewhere["game"]["window"] = [use]
+    ok, why = replay_game(rs, elsewhere)
     assert not ok and "claim" in why, why

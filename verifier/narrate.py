@@ -199,12 +199,14 @@ def game_json(trace) -> dict:
                      "moves": list(trace.moves)}}
 
 
-def window_game_json(dealt: dict, moves: list[dict], window: list[dict]) -> dict:
+def window_game_json(dealt: dict, moves: list[dict], window: list[dict], quiet: list = (),
+                     quiet_days: list = (), first_day: int = 1) -> dict:
     """Witness fields (findings/v1 addition) to replay the game that leads to a window: the
-    slots once setup is over, the moves (move_json), and the window's own uses
-    ({skill, self, targets, others}); the witness's "start" is the state the window begins in."""
-    return {"game": {"start": witness_json(dealt), "quiet": [], "quiet_days": [], "first_day": 1,
-                     "moves": list(moves), "window": list(window)}}
+    slots once setup is over, the identities voted out on the quiet days, the moves
+    (move_json), and the window's own uses ({skill, self, targets, others}); the witness's
+    "start" is the state the window begins in."""
+    return {"game": {"start": witness_json(dealt), "quiet": list(quiet), "quiet_days": list(quiet_days),
+                     "first_day": first_day, "moves": list(moves), "window": list(window)}}
 
 
 def key_from_json(text: str) -> tuple:

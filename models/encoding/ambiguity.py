@@ -13,7 +13,8 @@ import z3
 
 from ..domain import Skill
 from .decode import concrete
-from .reach import bindings_for, faction_goal, inner_bindings, game_over, history_of, quiet_days_text, unrolled, window_follows
+from .reach import (bindings_for, faction_goal, game_days, game_over, history_of, inner_bindings, move_json,
+                    quiet_days_text, unrolled, window_follows)
 from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -34,6 +35,10 @@ class ReadingResult:
     history: list = field(default_factory=list)
     table: tuple | None = None
     dealt: dict = field(default_factory=dict)  # the state as dealt, before the history
+    moves: list = field(default_factory=list)  # the history as plain moves (move_json), for a replay
+    quiet: list = field(default_factory=list)  # the identities voted out on the quiet days, and their days
+    quiet_days: list = field(default_factory=list)
+    first_day: int = 1
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome):
@@ -121,10 +126,14 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     for t, b, g, si, sj, keys in goals:
         if z3.is_true(m.eval(g, model_completion=True)):
             ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
-            history = quiet_days_text(m, u, t) + [text for text, _ in history_of(m, u, t) if text]
+            played = history_of(m, u, t)
+            history = quiet_days_text(m, u, t) + [text for text, _ in played if text]
+            quiet, first_day = game_days(m, u, t)
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
                                  _differing(m, world, u.states[t], si, sj, keys), history,
-                                 composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts))
+                                 composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts),
+                                 [move_json(mv) for _, mv in played], [mv.role for _, mv in quiet],
+                                 [d for d, _ in quiet], first_day)
     return ReadingResult(ans)
 
 

@@ -12,7 +12,8 @@ from models.encoding.reach import Move, bounded_trace, move_text
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
-from ..narrate import describe_player, outcome_text, steps_zh, reason_zh, table_json, table_text
+from ..narrate import (describe_player, outcome_text, reason_zh, steps_zh, table_json, table_text, window_game_json,
+                       witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere
 from .pending import trace_skills
@@ -73,6 +74,19 @@ def readers(rs, name: str) -> list:
     """The skills whose trigger, condition, targets or effects read the ambiguity."""
     return [s for s in rs.skills if _mentions([s.trigger, s.condition, s.targets] +
                                               [[e.args, e.guard] for e in s.all_effects()], name)]
+
+
+def _game(skill, game, name: str, pair: tuple) -> dict:
+    """The game for the independent interpreter: the deal, the quiet days and moves, played
+    under the first option, and the claim that the use then resolves differently under the
+    two (in one of the values the engine found differing)."""
+    b = game.binding
+    use = {"skill": skill.uid, "self": b.self_slot, "targets": list(b.targets), "others": dict(b.others)}
+    claim = {"reading": {"name": name, "options": list(pair), "use": use,
+                         "differing": ["|".join(map(str, k)) for k in game.differing]}}
+    # a use with a timing follows the moves as a window (its phase, limits, held before the phase)
+    return {**window_game_json(game.dealt, game.moves, [use] if skill.timing else [], game.quiet,
+                               game.quiet_days, game.first_day), "claim": claim}
 
 
 def _now(rs, game, cast) -> list[str]:
@@ -276,7 +290,7 @@ class Ambiguity(Analysis):
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
                                    f"按「{b}」：" + ("；".join(other) or "无变化")]},
             witness={"kind": "trace", "steps": game.history + [use], "ambiguity": name, "options": [a, b],
-                     **table_json(game.table)},
+                     "start": witness_json(game.start), **table_json(game.table), **_game(skill, game, name, (a, b))},
             question=f"{amb['text']}？",
             rulings=tuple({"ruling": o["name"] + (f"（{o['text']}）" if o.get("text") else ""),
                            "outcome": (f"按「{a}」：" + "；".join(changed)) if o["name"] == a else
