@@ -60,3 +60,21 @@ def test_a_switch_the_engine_cannot_express_goes_to_the_judge_with_its_options()
     _, plain = _declared(None)
     [g] = [g for g in plain.findings if "卫士能否守护自己" in g.subjects]
     assert "编码无法表达这一区别" not in g.message and "需要导演裁定" not in g.message
+
+
+def test_a_reading_of_a_status_duration_is_not_called_harmless():
+    """Granted for a night under one reading and for good under the other: one use looks the
+    same either way, so the check says it cannot tell (it does not prove it harmless)."""
+    with open(os.path.join(HERE, "ruleset.yaml"), encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    with open(os.path.join(HERE, "source.txt"), encoding="utf-8") as fh:
+        source = fh.read()
+    guard = raw["roles"][1]["skills"][0]
+    guard["targets"]["filter"] = {"alive": True}
+    guard["effects"] += [
+        {"grant_status": {"who": "target", "status": "被守护", "duration": "phase"},
+         "if": {"reading": ["卫士能否守护自己", "可以"]}, "src": 4},
+        {"grant_status": {"who": "target", "status": "被守护", "duration": "permanent"},
+         "if": {"reading": ["卫士能否守护自己", "不可以"]}, "src": 4}]
+    [f] = [f for f in check(load_inline(raw, source), kinds=["ambiguity"]).findings if "卫士能否守护自己" in f.subjects]
+    assert f.verdict == "unknown" and "持续时间" in f.message and "无害" not in f.message

@@ -66,6 +66,18 @@ def _unmodelled_readers(skills: list, name: str) -> list[str]:
     return without_parts(out)
 
 
+def _timed_readers(skills: list, name: str) -> list[str]:
+    """The skills (shown names) where the reading guards a status granted for a while: the
+    readings may differ only in when it expires, after the use the check compares."""
+    out = []
+    for s in skills:
+        for e in s.all_effects():
+            d = str((e.args or {}).get("duration") or "permanent") if isinstance(e.args, dict) else "permanent"
+            if e.kind == "grant_status" and d != "permanent" and _mentions(e.guard, name):
+                out.append(s.shown)
+    return without_parts(out)
+
+
 def _mentions(x, name: str) -> bool:
     return reads_reading(x, name)
 
@@ -188,6 +200,15 @@ class Ambiguity(Analysis):
         users = "、".join(cx.skill_text(s) for s in skills)
         if bounded:
             yield _unreached(amb, options, f"{users}的结果", "differ", depth + DEEPER, where)
+            return
+        timed = _timed_readers(skills, name)
+        if timed:
+            # one use is compared: a status granted either way looks the same until it expires
+            yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                          message=f"歧义{_asked(amb)}的{'、'.join(options)}几种理解，在{'、'.join(timed)}中改变的是状态的持续时间，"
+                                  f"一次使用看不出区别，未判定是否导致不同结果。",
+                          message_en=f"The readings of '{name}' change how long a status lasts; one use cannot show it.",
+                          locations=where, key=("ambiguity", name))
             return
         unmodelled = _unmodelled_readers(skills, name)
         if unmodelled:
