@@ -67,14 +67,20 @@ def _unmodelled_readers(skills: list, name: str) -> list[str]:
 
 
 def _timed_readers(skills: list, name: str) -> list[str]:
-    """The skills (shown names) where the reading guards a status granted for a while: the
-    readings may differ only in when it expires, after the use the check compares."""
+    """The skills (shown names) where the reading chooses between grants of one status for
+    different durations: the readings may differ only in when it expires, after the use the
+    check compares."""
     out = []
     for s in skills:
+        spans: dict[str, set] = {}   # status -> the durations the skill grants it for
+        read: set = set()            # statuses granted under a guard that reads the ambiguity
         for e in s.all_effects():
-            d = str((e.args or {}).get("duration") or "permanent") if isinstance(e.args, dict) else "permanent"
-            if e.kind == "grant_status" and d != "permanent" and _mentions(e.guard, name):
-                out.append(s.shown)
+            if e.kind == "grant_status" and isinstance(e.args, dict) and isinstance(e.args.get("status"), str):
+                spans.setdefault(e.args["status"], set()).add(str(e.args.get("duration") or "permanent"))
+                if _mentions(e.guard, name):
+                    read.add(e.args["status"])
+        if any(len(spans[st]) > 1 for st in read):
+            out.append(s.shown)
     return without_parts(out)
 
 
