@@ -344,6 +344,11 @@ class _Resolver:
                 self.need("reading", f"{r['ambiguity']}/{r.get('option')}", ("rulings", i, "option"))
         for i, r in enumerate(data.get("readings") or []):
             self.need_any(r.get("element"), ("readings", i, "element"), msg("readings"))
+            if "switch" in r:
+                n = len(r.get("readings") or [])
+                if not any(a.get("name") == r["switch"] and len(a.get("options") or []) == n
+                           for a in data.get("ambiguities") or []):
+                    self.error(("readings", i, "switch"), msg("switch", name=r["switch"], n=n))
         self.setup(data.get("setup") or {})
         for i, q in enumerate(data.get("faq") or []):
             self.claim(q.get("claim") or {}, ("faq", i, "claim"))

@@ -279,7 +279,7 @@ SCHEMA: dict[str, Any] = {
         "terms": {"type": "array", "items": obj("term", {"name": NAME, "kind": {"enum": list(TERM_KINDS)},
                                                          "src": SRC, "note": TEXT}, ("name", "kind"))},
         "readings": {"type": "array", "items": obj("reading", {
-            "element": NAME, "field": TEXT, "src": SRC, "note": TEXT,
+            "element": NAME, "field": TEXT, "src": SRC, "note": TEXT, "switch": NAME,
             "readings": {"type": "array", "minItems": 2, "items": obj("reading_value", {
                 "value": {}, "src": SRC, "text": TEXT}, ("value", "src"))}}, ("element", "readings"))},
         "assumptions": {"type": "array", "items": obj("assumption", {"about": TEXT, "src": SRC, "text": NAME},

@@ -456,6 +456,7 @@ DOCS: dict[str, dict[str, str]] = {
         "src": _SRC,
         "note": "A note for readers; not interpreted.",
         "readings": "The readings, each with its value and source line.",
+        "switch": "An ambiguity whose options encode these readings in order: the engine checks whether the passages lead to different outcomes.",
     },
     "reading_value": {
         "value": "What this passage says.",

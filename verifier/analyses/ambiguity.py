@@ -1,6 +1,7 @@
 """Ambiguities the encoding declares as switches: do the readings lead to different games?"""
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations, permutations
 from typing import Iterator
 
@@ -16,6 +17,7 @@ from ..narrate import (describe_player, outcome_text, reason_zh, steps_zh, table
                        witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere
+from .text_checks import passages
 from .pending import trace_skills
 
 
@@ -37,6 +39,22 @@ def _unreached(amb: dict, options: list[str], what: str, what_en: str, steps: in
                    message_en=f"The readings of '{name}' {what_en} in some state, but no legal game within "
                               f"{steps} moves reaches one (longer games were not checked).",
                    locations=where, key=("ambiguity", name))
+
+
+def _as_passages(cx: Context, f: Finding, r: dict) -> Finding:
+    """A switch that encodes two passages which disagree (a `readings` entry names it): the
+    finding is about the text's inconsistency, with the outcome under each passage."""
+    said, where = passages(cx, r)
+    if f.kind == "ambiguity" and f.verdict == "witnessed":
+        tail = f.message.split("有多种理解：", 1)[-1]
+        message = f"{said}：{tail}"
+    elif f.kind == "ambiguity" and f.verdict == "proved":
+        message = f"{said}，但{f.message.split('无害：', 1)[-1]}"
+    else:
+        message = f"{said}。{f.message}"
+    kind = "inconsistent-text" if f.kind == "ambiguity" else f.kind
+    return replace(f, kind=kind, message=message, locations=tuple(dict.fromkeys(cx.locs(*where) + tuple(f.locations))),
+                   question=f"「{r['element']}」以哪一处原文为准？" if f.question else f.question)
 
 
 def _unmodelled(cx: Context, amb: dict) -> Finding:
@@ -130,19 +148,23 @@ class Ambiguity(Analysis):
     severity = "warning"
     decides_by = "smt"
     may_be_unknown = True
+    also_yields = ("inconsistent-text",)
 
     def run(self, cx: Context) -> Iterator[Finding]:
         rs = cx.rs
+        linked = {r["switch"]: r for r in rs.readings if r.get("switch")}
         for k, amb in enumerate(rs.ambiguities):
             cx.tick(k, len(rs.ambiguities))
             if rs.ruled_option(amb["name"]) is not None:
                 continue   # settled: the engine reads it the ruled way everywhere
             if amb.get("unmodelled"):
-                yield _unmodelled(cx, amb)
-                continue
-            skills = readers(rs, amb["name"])
-            yield from cx.cached("ambiguity", skills, [amb["name"], [o["name"] for o in amb["options"]]],
-                                 lambda amb=amb, skills=skills: self._decide(cx, amb, skills), global_skills=True)
+                found = [_unmodelled(cx, amb)]
+            else:
+                skills = readers(rs, amb["name"])
+                found = cx.cached("ambiguity", skills, [amb["name"], [o["name"] for o in amb["options"]]],
+                                  lambda amb=amb, skills=skills: self._decide(cx, amb, skills), global_skills=True)
+            for f in found:
+                yield _as_passages(cx, f, linked[amb["name"]]) if amb["name"] in linked else f
 
     def _decide(self, cx: Context, amb: dict, skills: list) -> Iterator[Finding]:
         rs = cx.rs

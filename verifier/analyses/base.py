@@ -147,10 +147,11 @@ class Analysis:
         raise NotImplementedError
 
     may_be_unknown: bool = False   # True when a query can run out of budget (then kind "unknown")
+    also_yields: tuple[str, ...] = ()   # other kinds its findings may have
 
     @classmethod
     def yields(cls) -> tuple[str, ...]:
-        return (cls.kind, "unknown") if cls.may_be_unknown else (cls.kind,)
+        return (cls.kind, *cls.also_yields, "unknown") if cls.may_be_unknown else (cls.kind, *cls.also_yields)
 
     @classmethod
     def doc(cls) -> str:

@@ -278,6 +278,16 @@ def _norm(value) -> str:
     return str(value)
 
 
+def passages(cx: Context, r: dict) -> tuple[str, list]:
+    """Two passages that disagree, as a judge reads them ("原文对「X」的使用对象有2种不同说法（第40行：…
+    / 第70行：…）") and their locations."""
+    values = [_norm(x["value"]) for x in r["readings"]]
+    where = [cx.src_where(x["src"]) for x in r["readings"]]
+    field_zh = FIELD_ZH.get(r.get("field", ""), r.get("field") or "内容")
+    said = " / ".join(f"第{'、'.join(map(str, w.src))}行：{v}" for v, w in zip(values, where))
+    return f"原文对「{r['element']}」的{field_zh}有{len(set(values))}种不同说法（{said}）", where
+
+
 class InconsistentText(Analysis):
     """Two passages of the source say different things about one element (the encoding
     records both readings). Example: a table says 夜晚3 while the FAQ says 夜晚2.
@@ -290,8 +300,8 @@ class InconsistentText(Analysis):
     def run(self, cx: Context) -> Iterator[Finding]:
         for i, r in enumerate(cx.rs.readings):
             values = [_norm(x["value"]) for x in r["readings"]]
-            if len(set(values)) < 2:
-                continue
+            if len(set(values)) < 2 or r.get("switch"):
+                continue   # a switch encodes the passages: the ambiguity check reports them with outcomes
             where = [cx.src_where(x["src"]) for x in r["readings"]]
             field_zh = FIELD_ZH.get(r.get("field", ""), r.get("field") or "内容")
             outcomes = [f"读法{j + 1}（第{'、'.join(map(str, w.src))}行）：{v}" + (f"——{x['text']}" if x.get("text") else "")
