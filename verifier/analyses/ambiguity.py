@@ -51,9 +51,13 @@ def _as_passages(cx: Context, f: Finding, r: dict) -> Finding:
     elif f.kind == "ambiguity" and f.verdict == "proved":
         message = f"{said}，但{f.message.split('无害：', 1)[-1]}"
     else:
-        message = f"{said}。{f.message}"
-    kind = "inconsistent-text" if f.kind == "ambiguity" else f.kind
-    return replace(f, kind=kind, message=message, locations=tuple(dict.fromkeys(cx.locs(*where) + tuple(f.locations))),
+        # the passages disagree whatever the engine could compare: the text itself witnesses it
+        return replace(f, kind="inconsistent-text", severity="warning", verdict="witnessed",
+                       message=f"{said}。两种说法的结果未能比较：{f.message}",
+                       locations=tuple(dict.fromkeys(cx.locs(*where) + tuple(f.locations))),
+                       question=f"「{r['element']}」以哪一处原文为准？")
+    return replace(f, kind="inconsistent-text", message=message,
+                   locations=tuple(dict.fromkeys(cx.locs(*where) + tuple(f.locations))),
                    question=f"「{r['element']}」以哪一处原文为准？" if f.question else f.question)
 
 
