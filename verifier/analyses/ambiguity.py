@@ -53,7 +53,8 @@ def _as_passages(cx: Context, f: Finding, r: dict) -> Finding:
     else:
         # the passages disagree whatever the engine could compare: the text itself witnesses it
         return replace(f, kind="inconsistent-text", severity="warning", verdict="witnessed",
-                       message=f"{said}。两种说法的结果未能比较：{f.message}",
+                       message=f"{said}；两种说法的结果未能比较。",
+                       scenario={"roles": [], "steps": [f"查阅「{r['element']}」"], "outcomes": [f.message]},
                        locations=tuple(dict.fromkeys(cx.locs(*where) + tuple(f.locations))),
                        question=f"「{r['element']}」以哪一处原文为准？")
     return replace(f, kind="inconsistent-text", message=message,
