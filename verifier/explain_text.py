@@ -44,13 +44,16 @@ TEXTS: dict[str, dict[str, dict[str, str]]] = {
     "inconsistent-text": {
         "zh": {"summary": "原文两处对同一元素的说法不一致",
                "decides": "原文两处对同一元素说法不同（编码把两种读法都记录在 readings 中）。"
-                          "例如表格写“夜晚3”，疑问解答却写“夜晚2”。",
+                          "例如表格写“夜晚3”，疑问解答却写“夜晚2”。编码把两种说法写成歧义开关（switch）时，"
+                          "与歧义一样在合法对局中比较两种说法的结果，并给出各自的结果。",
                "why": "法官和玩家各自引用不同的一处，裁定无法服众。",
                "fix": "让两处说法一致。",
                "limits": "只发现编码中记录了的读法。"},
         "en": {"summary": "two passages of the source disagree about one element",
                "decides": "Two passages of the source say different things about one element (the encoding "
-                          "records both readings). Example: a table says 夜晚3 while the FAQ says 夜晚2.",
+                          "records both readings). Example: a table says 夜晚3 while the FAQ says 夜晚2. Where the "
+                          "encoding makes the readings a switch, a legal game shows the outcome under each passage, "
+                          "as for an ambiguity.",
                "why": "The judge and the players each quote a different passage; no ruling convinces everyone.",
                "fix": "Make the passages agree.",
                "limits": "Only the readings the encoding records."},
