@@ -251,14 +251,24 @@ def _overlap(a: set[str], b: set[str]) -> bool:
 def _change_seen(rs, e) -> bool:
     """Would the state show every change the effect makes? Not for a choice (its options are
     judged one by one), a damage (how many damages land is not kept, only "going out") or
-    a status that is not permanent (how long it lasts is not kept: a grant to a holder may
-    lengthen it)."""
+    a status some grant gives for a while (how long it lasts is not kept: a grant to a
+    holder may lengthen it)."""
     if e.kind in ("choose", "damage"):
         return False
     if e.kind == "grant_status":
-        status = rs.statuses.get(rs.aliases.get(str((e.args or {}).get("status")), str((e.args or {}).get("status"))))
-        return status is not None and status.permanent
+        name = rs.aliases.get(str((e.args or {}).get("status")), str((e.args or {}).get("status")))
+        status = rs.statuses.get(name)
+        # a status every grant gives for good: holding it is all there is to see
+        return status is not None and (status.permanent or _only_for_good(rs, name))
     return True
+
+
+def _only_for_good(rs, status: str) -> bool:
+    """Every grant of the status (anywhere in the ruleset) is permanent."""
+    durations = {str(x.args.get("duration") or "permanent") for x in rs.effects()
+                 if x.kind == "grant_status" and isinstance(x.args, dict)
+                 and rs.aliases.get(str(x.args.get("status")), str(x.args.get("status"))) == status}
+    return durations == {"permanent"}
 
 
 def _all_uses(world, skill) -> list[Use] | None:
