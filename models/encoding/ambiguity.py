@@ -14,7 +14,7 @@ import z3
 from ..domain import Skill
 from .decode import concrete
 from .reach import (bindings_for, faction_goal, game_days, game_over, history_of, inner_bindings, move_json,
-                    quiet_days_text, unrolled, window_follows)
+                    quiet_days_text, setup_choice, setup_skills, unrolled, window_follows)
 from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -93,12 +93,17 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                     depth: int, skills: list, quiet: int = 0) -> ReadingResult:
     """The same question in a game: from a legal deal at the table, at most depth legal moves
     (after quiet days where allowed), nobody has won yet, and then the use differs."""
+    # a skill of the one-off phases (开局) is used once, while they resolve: its use is the
+    # last of setup by a holder who has not used it there (no quiet days, no moves before)
+    at_setup = skill in setup_skills(world)
+    if at_setup and quiet:
+        return ReadingResult(Answer("unsat"))
     # every deal (not only slot-ordered ones), so the user can be slot 0: a k times smaller question
     u = unrolled(world, solver, depth, skills, symmetric=False, quiet=quiet)
     var = world.sem.reading_var(ambiguity)
     goals = []
     with at_table(world, u.table):
-        for t, st in enumerate(u.states):
+        for t, st in enumerate(u.states[:1] if at_setup else u.states):
             for b in inner_bindings(world, skill):
                 try:
                     d, si, sj, keys = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome)
@@ -107,7 +112,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                 if keys:
                     # the use follows the moves as a window of its own would (phase order, daily
                     # limits, a skill held when its phase began, forced skills not passed over)
-                    follows = window_follows(u.trans, u.sels, t, [(skill, b)], u.states) if skill.timing else \
+                    follows = _declined_at_setup(world, skill, b) if at_setup else \
+                        window_follows(u.trans, u.sels, t, [(skill, b)], u.states) if skill.timing else \
                         z3.BoolVal(True, world.ctx)
                     goals.append((t, b, z3.And(z3.Not(game_over(world, st)), d, follows), si, sj, keys))
     if not goals:
@@ -135,6 +141,12 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                  [move_json(mv) for _, mv in played], [mv.role for _, mv in quiet],
                                  [d for d, _ in quiet], first_day)
     return ReadingResult(ans)
+
+
+def _declined_at_setup(world: World, skill: Skill, b: Binding) -> z3.BoolRef:
+    """The user did not use the setup skill while setup resolved (reach.after_setup's choices)."""
+    mine = [setup_choice(world, skill, x) for x in bindings_for(world, skill, range(world.k)) if x.self_slot == b.self_slot]
+    return z3.Not(z3.Or(mine + [z3.BoolVal(False, world.ctx)]))
 
 
 def wins_only_under(world: World, st: State, faction: str, ambiguity: str, i: int, j: int) -> z3.BoolRef:

@@ -1382,6 +1382,11 @@ def setup_skills(world: World) -> list[Skill]:
     return [s for _, _, s in sorted(out, key=lambda x: (x[0], x[1]))]
 
 
+def setup_choice(world: World, s: Skill, b: Binding) -> z3.BoolRef:
+    """Whether the holder used the setup skill this way while setup resolved (after_setup)."""
+    return z3.Bool(f"setup_use_{s.uid}_{b.self_slot}_{b.targets}_{b.others}", world.ctx)
+
+
 def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[State, list]:
     """The state once the one-off phases are over: each holder of a setup skill may use it on
     targets of their choice, within its use limit (once, unless the text gives a count: the
@@ -1397,7 +1402,7 @@ def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[St
         by_holder: dict[int, list] = {}
         for b in bindings_for(world, s, range(world.k)):
             try:
-                choice = z3.Bool(f"setup_use_{s.uid}_{b.self_slot}_{b.targets}_{b.others}", world.ctx)
+                choice = setup_choice(world, s, b)
                 en = world.enabled(after, s, b)
                 nxt = world.run(after, s, b)
             except Unbound:

@@ -9,7 +9,7 @@ from models.domain import without_parts
 from models.encoding.ambiguity import confirm_reading, reading_question, win_differs, wins_only_under
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
-from models.encoding.reach import Move, bounded_trace, move_text
+from models.encoding.reach import Move, bounded_trace, move_text, setup_skills
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
@@ -117,7 +117,7 @@ def readers(rs, name: str) -> list:
                                               [[e.args, e.guard] for e in s.all_effects()], name)]
 
 
-def _game(skill, game, name: str, pair: tuple) -> dict:
+def _game(skill, game, name: str, pair: tuple, at_setup: bool) -> dict:
     """The game for the independent interpreter: the deal, the quiet days and moves, played
     under the first option, and the claim that the use then resolves differently under the
     two (in one of the values the engine found differing)."""
@@ -126,7 +126,7 @@ def _game(skill, game, name: str, pair: tuple) -> dict:
     claim = {"reading": {"name": name, "options": list(pair), "use": use,
                          "differing": ["|".join(map(str, k)) for k in game.differing]}}
     # a use with a timing follows the moves as a window (its phase, limits, held before the phase)
-    return {**window_game_json(game.dealt, game.moves, [use] if skill.timing else [], game.quiet,
+    return {**window_game_json(game.dealt, game.moves, [use] if skill.timing and not at_setup else [], game.quiet,
                                game.quiet_days, game.first_day), "claim": claim}
 
 
@@ -330,6 +330,7 @@ class Ambiguity(Analysis):
         changed = [t for t in outcome_text(rs, game.differing, ia, world.vocab.causes).split("；") if t]
         other = [t for t in outcome_text(rs, game.differing, ib, world.vocab.causes).split("；") if t]
         tgt = "、".join(f"P{t + 1}" for t in game.binding.targets)
+        at_setup = skill in setup_skills(world)
         use = move_text(Move(skill, game.binding, skill.name)) if skill.trigger else \
             f"P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         return Finding(
@@ -339,12 +340,14 @@ class Ambiguity(Analysis):
             locations=where, key=("ambiguity", name),
             # the cast as dealt when a history leads to the use (the steps tell what happened)
             scenario={"roles": [describe_player(rs, game.dealt or game.start, i, dealt=True) for i in cast] + ([rest] if rest else []),
-                      "steps": [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行）"] +
+                      "steps": ([size + "，开局时（其余开局技能结算之后）"] * bool(size) + [use]) if at_setup else
+                               [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行）"] +
                                _now(rs, game, cast) + [use],
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
                                    f"按「{b}」：" + ("；".join(other) or "无变化")]},
             witness={"kind": "trace", "steps": game.history + [use], "ambiguity": name, "options": [a, b],
-                     "start": witness_json(game.start), **table_json(game.table), **_game(skill, game, name, (a, b))},
+                     "start": witness_json(game.start), **table_json(game.table),
+                     **_game(skill, game, name, (a, b), at_setup)},
             question=f"{amb['text']}？",
             rulings=tuple({"ruling": o["name"] + (f"（{o['text']}）" if o.get("text") else ""),
                            "outcome": (f"按「{a}」：" + "；".join(changed)) if o["name"] == a else
