@@ -74,10 +74,13 @@ def test_every_number_of_targets_is_asked(tmp_path):
 
 
 def test_a_status_that_does_not_last_for_ever_is_not_judged_inert(tmp_path):
-    """Granting a status that may expire to one who holds it may lengthen it: not proved inert."""
-    def lasting(permanent):
+    """Granting a status that may expire to one who holds it may lengthen it: not proved inert.
+    A status every grant gives for good (removable or not) shows every change a grant makes."""
+    def lasting(permanent, duration="permanent"):
         def edit(raw):
             raw["statuses"][0]["permanent"] = permanent
+            _skill(raw, "洗礼")["effects"][-1]["grant_status"]["duration"] = duration
         return edit
     assert [f.key[2] for f in _effect_findings(_variant(tmp_path, "bad_dead_effect", "kept", lasting(True)))] == ["inert"]
-    assert _effect_findings(_variant(tmp_path, "bad_dead_effect", "expiring", lasting(False))) == []
+    assert [f.key[2] for f in _effect_findings(_variant(tmp_path, "bad_dead_effect", "for_good", lasting(False)))] == ["inert"]
+    assert _effect_findings(_variant(tmp_path, "bad_dead_effect", "expiring", lasting(False, "day"))) == []
