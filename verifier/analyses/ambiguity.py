@@ -51,8 +51,9 @@ def _as_passages(cx: Context, f: Finding, r: dict) -> Finding:
     elif f.kind == "ambiguity" and f.verdict == "proved":
         message = f"{said}，但{f.message.split('无害：', 1)[-1]}"
     else:
-        # the passages disagree whatever the engine could compare: the text itself witnesses it
-        return replace(f, kind="inconsistent-text", severity="warning", verdict="witnessed",
+        # the passages disagree, but what each leads to was not compared: an open question
+        # (with the undecided ones), never told as if a game showed it
+        return replace(f, kind="inconsistent-text", severity="warning", verdict="unknown",
                        message=f"{said}；两种说法的结果未能比较。",
                        scenario={"roles": [], "steps": [f"查阅「{r['element']}」"], "outcomes": [f.message]},
                        locations=tuple(dict.fromkeys(cx.locs(*where) + tuple(f.locations))),
