@@ -12,11 +12,16 @@ from verifier.engine import check
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "ambiguity", "bad_self_guard")
 
 
-def _finding(guarded_kind: str):
+def _fixture() -> tuple[dict, str]:
+    """The fixture's encoding (to edit) and its post."""
     with open(os.path.join(HERE, "ruleset.yaml"), encoding="utf-8") as fh:
         raw = yaml.safe_load(fh)
     with open(os.path.join(HERE, "source.txt"), encoding="utf-8") as fh:
-        source = fh.read()
+        return raw, fh.read()
+
+
+def _finding(guarded_kind: str):
+    raw, source = _fixture()
     guard = raw["roles"][1]["skills"][0]
     guard["targets"]["filter"] = {"alive": True}
     effect = {"info": {"to": "self", "what": "目标的身份"}} if guarded_kind == "info" else \
@@ -35,10 +40,7 @@ def test_a_reading_of_an_info_effect_is_unknown_not_harmless():
 
 
 def _declared(unmodelled: str | None):
-    with open(os.path.join(HERE, "ruleset.yaml"), encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh)
-    with open(os.path.join(HERE, "source.txt"), encoding="utf-8") as fh:
-        source = fh.read()
+    raw, source = _fixture()
     amb = next(a for a in raw["ambiguities"] if a["name"] == "卫士能否守护自己")
     if unmodelled:
         amb["unmodelled"] = unmodelled
@@ -65,10 +67,7 @@ def test_a_switch_the_engine_cannot_express_goes_to_the_judge_with_its_options()
 def test_a_reading_of_a_status_duration_is_not_called_harmless():
     """Granted for a night under one reading and for good under the other: one use looks the
     same either way, so the check says it cannot tell (it does not prove it harmless)."""
-    with open(os.path.join(HERE, "ruleset.yaml"), encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh)
-    with open(os.path.join(HERE, "source.txt"), encoding="utf-8") as fh:
-        source = fh.read()
+    raw, source = _fixture()
     guard = raw["roles"][1]["skills"][0]
     guard["targets"]["filter"] = {"alive": True}
     guard["effects"] += [

@@ -45,22 +45,19 @@ def _as_passages(cx: Context, f: Finding, r: dict) -> Finding:
     """A switch that encodes two passages which disagree (a `readings` entry names it): the
     finding is about the text's inconsistency, with the outcome under each passage."""
     said, where = passages(cx, r)
+    locations = tuple(dict.fromkeys(cx.locs(*where) + tuple(f.locations)))
+    question = f"「{r['element']}」以哪一处原文为准？"
     if f.kind == "ambiguity" and f.verdict == "witnessed":
-        tail = f.message.split("有多种理解：", 1)[-1]
-        message = f"{said}：{tail}"
-    elif f.kind == "ambiguity" and f.verdict == "proved":
-        message = f"{said}，但{f.message.split('无害：', 1)[-1]}"
-    else:
-        # the passages disagree, but what each leads to was not compared: an open question
-        # (with the undecided ones), never told as if a game showed it
-        return replace(f, kind="inconsistent-text", severity="warning", verdict="unknown",
-                       message=f"{said}；两种说法的结果未能比较。",
-                       scenario={"roles": [], "steps": [f"查阅「{r['element']}」"], "outcomes": [f.message]},
-                       locations=tuple(dict.fromkeys(cx.locs(*where) + tuple(f.locations))),
-                       question=f"「{r['element']}」以哪一处原文为准？")
-    return replace(f, kind="inconsistent-text", message=message,
-                   locations=tuple(dict.fromkeys(cx.locs(*where) + tuple(f.locations))),
-                   question=f"「{r['element']}」以哪一处原文为准？" if f.question else f.question)
+        return replace(f, kind="inconsistent-text", message=f"{said}：{f.message.split('有多种理解：', 1)[-1]}",
+                       locations=locations, question=question)
+    if f.kind == "ambiguity" and f.verdict == "proved":
+        return replace(f, kind="inconsistent-text", message=f"{said}，但{f.message.split('无害：', 1)[-1]}",
+                       locations=locations)
+    # the passages disagree, but what each leads to was not compared: an open question
+    # (with the undecided ones), never told as if a game showed it
+    return replace(f, kind="inconsistent-text", severity="warning", verdict="unknown",
+                   message=f"{said}；两种说法的结果未能比较。", locations=locations, question=question,
+                   scenario={"roles": [], "steps": [f"查阅「{r['element']}」"], "outcomes": [f.message]})
 
 
 def _unmodelled(cx: Context, amb: dict) -> Finding:
@@ -235,25 +232,19 @@ class Ambiguity(Analysis):
         if bounded:
             yield _unreached(amb, options, f"{users}的结果", "differ", depth + DEEPER, where)
             return
-        timed = _timed_readers(skills, name)
-        if timed:
-            # one use is compared: a status granted either way looks the same until it expires
-            yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                          message=f"歧义{_asked(amb)}的{'、'.join(options)}几种理解，在{'、'.join(timed)}中改变的是状态的持续时间，"
-                                  f"一次使用看不出区别，未判定是否导致不同结果。",
-                          message_en=f"The readings of '{name}' change how long a status lasts; one use cannot show it.",
-                          locations=where, key=("ambiguity", name))
-            return
-        unmodelled = _unmodelled_readers(skills, name)
-        if unmodelled:
-            # the readings differ in what the engine does not model (who is told what, when):
-            # the same outcome in what it models proves nothing about that
-            yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-                          message=f"歧义{_asked(amb)}的{'、'.join(options)}几种理解，在{'、'.join(unmodelled)}中改变的是"
-                                  f"未建模的效果（信息、通知等），无法判定是否导致不同结果。",
-                          message_en=f"The readings of '{name}' change effects the engine does not model (information).",
-                          locations=where, key=("ambiguity", name))
-            return
+        # one use is compared: a status granted either way looks the same until it expires; and
+        # the same outcome in what the engine models proves nothing about who is told what
+        for readers_of, what, what_en in (
+                (_timed_readers, "状态的持续时间，一次使用看不出区别", "how long a status lasts; one use cannot show it"),
+                (_unmodelled_readers, "未建模的效果（信息、通知等）", "effects the engine does not model (information)")):
+            users_here = readers_of(skills, name)
+            if users_here:
+                yield Finding(kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
+                              message=f"歧义{_asked(amb)}的{'、'.join(options)}几种理解，在{'、'.join(users_here)}中改变的是"
+                                      f"{what}，无法判定是否导致不同结果。",
+                              message_en=f"The readings of '{name}' change {what_en}.",
+                              locations=where, key=("ambiguity", name))
+                return
         yield self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下结果相同（{users}）。", False)
 
     def _harmless(self, name: str, where, what: str, within_bounds: bool) -> Finding:
