@@ -24,7 +24,7 @@ TRACE_KINDS = ("impossible-win", "simultaneous-win")
 
 
 SPLIT_KIND, SPLIT_SHARE = "simultaneous-win", 2   # every 2nd pair goes with the other analyses
-SPLIT_REST = ("order-dependence",)                 # shared by both processes, by a stable hash
+SPLIT_REST = ("order-dependence", "ambiguity")    # shared by both processes, by a stable split
 
 
 def _groups(kinds: Iterable[str] | None) -> list[list[str]]:

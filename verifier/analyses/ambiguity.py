@@ -156,10 +156,11 @@ class Ambiguity(Analysis):
     def run(self, cx: Context) -> Iterator[Finding]:
         rs = cx.rs
         linked = {r["switch"]: r for r in rs.readings if r.get("switch")}
-        for k, amb in enumerate(rs.ambiguities):
-            cx.tick(k, len(rs.ambiguities))
-            if rs.ruled_option(amb["name"]) is not None:
-                continue   # settled: the engine reads it the ruled way everywhere
+        asked = [amb for amb in rs.ambiguities if rs.ruled_option(amb["name"]) is None]  # else settled
+        for k, amb in enumerate(asked):
+            cx.tick(k, len(asked))
+            if not cx.mine(k):
+                continue   # the other process asks it (each is a game question: the costly part)
             if amb.get("unmodelled"):
                 found = [_unmodelled(cx, amb)]
             else:

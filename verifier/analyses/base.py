@@ -28,6 +28,10 @@ class Context:
         if bind is not None:
             bind(self)   # the display reads the solver's query count from here
 
+    def mine(self, j: int) -> bool:
+        """The j-th question of an analysis that splits its questions is asked in this process."""
+        return not self.shard or j % self.shard[1] == self.shard[0]
+
     def tick(self, done: int, total: int) -> None:
         """An analysis has answered `done` of its `total` questions (for the progress display)."""
         tick = getattr(self.progress, "tick", None)

@@ -152,6 +152,11 @@ class OrderDependence(Analysis):
         cast = dict(cand.cast)
         for i in sorted(players_in(res.differing, [res.ab, res.ba]) - set(cast)):
             cast[i] = "结果涉及的其他玩家"
+        # what the window does to a player the same way in both orders (a conversion, a going
+        # out): told, so the judge does not read that player as untouched
+        same = _same_both_orders(res)
+        for i in sorted({k[1] for k in same} - set(cast)):
+            cast[i] = "结果涉及的其他玩家"
         for text, mv in res.history:   # who acted, or was acted on, on the way to the window (as told)
             if text and mv.binding is not None:
                 cast.setdefault(mv.binding.self_slot, "此前行动者")
@@ -204,6 +209,8 @@ class OrderDependence(Analysis):
                 for second, why in ((b, res.turn_failed[0]), (a, res.turn_failed[1]))]
         outcomes = [f"先结算{a.shown}再结算{b.shown}：{diff_ab}{void[0]}",
                     f"先结算{b.shown}再结算{a.shown}：{diff_ba}{void[1]}"]
+        if same:
+            outcomes.append(f"两种顺序下相同：{outcome_text(cx.rs, same, res.ab, cx.world.vocab.causes)}")
         subjects = tuple(dict.fromkeys([a.name, b.name] + [s.name for s in (u.skill for u in cand.scene)]))
         question = (f"当{cand.how}，{cx.skill_text(a)}与{cx.skill_text(b)}同时待结算时，先结算哪一个？")
         return Finding(
@@ -336,6 +343,12 @@ def _share_key(cx: Context, cand: Candidate) -> tuple:
 # many pairs of order candidates (zemu: about 10 s when undecided, with its second start; a
 # pair's situations are one game question of 2-5 s); it only balances the split, no answer
 WINCHECK_WEIGHT = 3
+
+
+def _same_both_orders(res) -> list[tuple]:
+    """A player's faction or going out that the window changes, to the same value in both orders."""
+    return [k for k in sorted(res.ab, key=repr) if k[0] in ("faction", "alive") and k not in res.differing
+            and k in res.ba and k in res.before and res.ab[k] == res.ba[k] != res.before[k]]
 
 
 def _my_share(cx: Context, sizes: dict[tuple, int]) -> set[tuple]:

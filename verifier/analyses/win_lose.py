@@ -31,7 +31,7 @@ class WinAndLose:
             return
         both = [n for n, f in sorted(rs.factions.items()) if f.win and f.lose and not f.external]
         for j, name in enumerate(both):
-            if cx.shard and j % cx.shard[1] != cx.shard[0]:
+            if not cx.mine(j):
                 continue
             f = rs.factions[name]
             yield from cx.cached_global("winlose", [name], lambda name=name: self._decide(cx, name),
@@ -74,7 +74,7 @@ class LostFactionBack:
         rs = cx.rs
         losers = [n for n, f in sorted(rs.factions.items()) if f.lose and not f.external]
         for j, name in enumerate(losers):
-            if cx.shard and j % cx.shard[1] != cx.shard[0]:
+            if not cx.mine(j):
                 continue
             yield from cx.cached_global("lostback", [name], lambda name=name: self._decide(cx, name),
                                         goal_reads=reads_of(rs.factions[name].lose))

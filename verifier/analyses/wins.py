@@ -80,7 +80,8 @@ class ImpossibleWin(Analysis):
             return split, {"kind": "none"}
         return [Finding(
             kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-            message=f"在 {cx.world.k} 名玩家、{steps_zh(depth)}内找不到{name}获胜的过程，也未能证明其不可能（{reason_zh(proof.reason or proof.answer.reason)}）。",
+            message=f"{name}能否获胜未能判定：{steps_zh(depth)}内的简化对局（只有 {cx.world.k} 名玩家，不按开局人数发牌）"
+                    f"没有走到{name}获胜，也没有证明其不可能（{reason_zh(proof.reason or proof.answer.reason)}）。",
             message_en=f"No win of {name} within bounds, and no proof it is impossible.",
             locations=cx.locs(f.where), key=("win", name),
         )], {"kind": "none"}
@@ -193,7 +194,7 @@ class SimultaneousWin(Analysis):
         pairs = list(combinations(winners, 2))
         for j, (a, b) in enumerate(pairs):
             cx.tick(j, len(pairs))
-            if cx.shard and j % cx.shard[1] != cx.shard[0]:
+            if not cx.mine(j):
                 continue
             if a in ordered and b in ordered:
                 continue
