@@ -28,6 +28,7 @@ the two give the same answers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import product
 from typing import Any, Callable, Iterable, Iterator
 
@@ -1116,7 +1117,9 @@ class Interp:
         got = self.slots(a.get("who", default_who), w)
         if not pc:
             return st
-        val = self.num(a.get("value", 1), w, st)
+        raw = a.get("value", 1)
+        # a weight the text gives as a fraction (1.5 票) is kept exact, as the engine keeps it
+        val = Fraction(raw) if isinstance(raw, float) and not raw.is_integer() else self.num(raw, w, st)
         upd = {}
         for i, g in got:
             if self.in_slot(st, i, g, w):

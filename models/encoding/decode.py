@@ -19,7 +19,8 @@ def concrete(model: z3.ModelRef, st: State, sorts) -> dict:
         elif z3.is_int_value(val):
             out[key] = val.as_long()
         elif z3.is_rational_value(val):
-            out[key] = float(val.as_fraction())
+            frac = val.as_fraction()
+            out[key] = int(frac) if frac.denominator == 1 else float(frac)
         else:
             out[key] = str(val)
     return out

@@ -1263,6 +1263,14 @@ def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = No
     return f"（{'；'.join(told)}）" if told else ""
 
 
+def _number(v):
+    """A model's number: whole, or a fraction (a vote weight of 1.5) as a decimal."""
+    if z3.is_int_value(v):
+        return v.as_long()
+    frac = v.as_fraction()
+    return int(frac) if frac.denominator == 1 else float(frac)
+
+
 def ballots_text(m, u: Unrolled, mv: Move, after: State) -> str:
     """For a vote-out in a ruleset that reads ballots (who voted for whom): the ballots cast,
     a weight other than one, the votes a skill added, who cast none. A finding may turn on
@@ -1270,7 +1278,7 @@ def ballots_text(m, u: Unrolled, mv: Move, after: State) -> str:
     world = u.trans.world
     if mv.label != "vote" or not world.vocab.ballots:
         return ""
-    val = lambda x: m.eval(x, model_completion=True).as_long()   # noqa: E731
+    val = lambda x: _number(m.eval(x, model_completion=True))   # noqa: E731
     by: dict[int, list[str]] = {}
     none = []
     for v in range(world.k):

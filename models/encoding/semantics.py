@@ -650,8 +650,8 @@ class Semantics:
         val = self.num(a.get("value", 1), b, st)
         for i, g in self.slots(a.get("who", default_who), b, st):
             new = val if a.get("op") == "set" else st[(head, i)] + val
-            if isinstance(new, z3.ArithRef) and new.is_real():
-                new = z3.ToInt(new)
+            if isinstance(new, z3.ArithRef) and new.is_real() and not self.factory.vocab.fractional_votes:
+                new = z3.ToInt(new)   # whole votes, unless the text gives a fractional weight
             upd |= self._upd(st, (head, i), z3.And(pc, g), new)
         return st.set(upd)
 

@@ -104,6 +104,8 @@ class Vocabulary:
     causes: list = field(default_factory=list)
     # a swap exists: ("redir", i) is where targeting of slot i lands (i: nowhere else)
     redirects: bool = False
+    # a vote weight the text gives as a fraction (神眷者的投票计为1.5票): votes are rational
+    fractional_votes: bool = False
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -115,7 +117,20 @@ class Vocabulary:
                           sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS),
                           any(_changes_role(e) for e in rs.effects()), _mentions(rs.raw, SEAT_WORDS),
                           per_game_limits(rs), dealable_roles(rs), tracked_causes(rs),
-                          any(e.kind in REDIRECT_KINDS for e in rs.effects()))
+                          any(e.kind in REDIRECT_KINDS for e in rs.effects()), fractional_votes(rs))
+
+
+def _has_fraction(x) -> bool:
+    if isinstance(x, float):
+        return not x.is_integer()
+    if isinstance(x, dict):
+        return any(_has_fraction(v) for v in x.values())
+    return isinstance(x, list) and any(_has_fraction(v) for v in x)
+
+
+def fractional_votes(rs: Ruleset) -> bool:
+    """Some vote weight or extra vote is a fraction: votes are counted as rationals, not rounded."""
+    return any(e.kind in ("vote_weight", "received_votes") and _has_fraction(e.args) for e in rs.effects())
 
 
 def _reads_cause(x) -> bool:
@@ -203,10 +218,11 @@ class StateFactory:
                 t[("cause", i)] = z3.Int(f"{prefix}_cause_{i}", ctx)
             if v.redirects:
                 t[("redir", i)] = z3.Int(f"{prefix}_redir_{i}", ctx)
-            t[("votes", i)] = z3.Int(f"{prefix}_votes_{i}", ctx)
+            number = z3.Real if v.fractional_votes else z3.Int
+            t[("votes", i)] = number(f"{prefix}_votes_{i}", ctx)
             if v.ballots:
                 t[("ballot", i)] = z3.Int(f"{prefix}_ballot_{i}", ctx)
-                t[("received", i)] = z3.Int(f"{prefix}_received_{i}", ctx)
+                t[("received", i)] = number(f"{prefix}_received_{i}", ctx)
             for s in v.statuses:
                 t[("status", i, s)] = z3.Bool(f"{prefix}_st_{i}_{s}", ctx)
             for lab in v.labels:

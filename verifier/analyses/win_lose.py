@@ -43,8 +43,10 @@ class WinAndLose:
         if possible_at_table(world, cx.solver, goal, "winlose-abstract").unsat:
             return [], {"kind": "none"}
         skills = trace_skills(rs, world)
+        # a second start when undecided: conan096's 独立阵营 used 33M of 40M alone and ran out
+        # once other questions had built their terms first
         trace = bounded_trace(world, cx.solver, goal, int(rs.bounds["depth"]), "winlose", skills,
-                              quiet=int(rs.bounds["quiet"]))
+                              quiet=int(rs.bounds["quiet"]), retry=True)
         if trace.answer.status == "unknown":
             return [_undecided(cx, name, "winlose", "的胜利条件与失败条件能否同时成立")], None
         if not trace.answer.sat:
