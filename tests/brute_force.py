@@ -191,6 +191,7 @@ class Interp:
         self.causes = self._causes()
         # a swap: where targeting of each player lands (LANGUAGE.md: swap)
         self.redirects = any(e.kind == "swap" for e in rs.effects())   # redirect: not modelled
+        self.killers = self._reads_killer()   # ("by", i): whose move put i out (-1 none)
         self.keys = self._keys()
         self.table = None    # {"players": n, "rest": {identity: dealt count}} when a game is replayed at a table
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
@@ -216,6 +217,17 @@ class Interp:
         named = [s for s in self.rs.skills if s.name == name]
         shared = [s for s in named if not s.owner_role]
         return sorted(x.uid for x in (shared or named)), False
+
+    def _reads_killer(self) -> bool:
+        """A trigger on a going out reads who caused it (its source / killer)."""
+        def names(x) -> bool:
+            if isinstance(x, str):
+                return x.lstrip("$") in ("source", "killer")
+            if isinstance(x, dict):
+                return any(names(v) for v in x.values())
+            return isinstance(x, list) and any(names(v) for v in x)
+        return any((s.trigger or {}).get("event") in ("went_out", "killed", "about_to_go_out") and
+                   names([s.condition] + [[e.args, e.guard] for e in s.all_effects()]) for s in self.rs.skills)
 
     def _causes(self) -> list[str]:
         def reads(x) -> bool:
@@ -249,6 +261,8 @@ class Interp:
                 out.append(("cause", i))
             if self.redirects:
                 out.append(("redir", i))
+            if self.killers:
+                out.append(("by", i))
             if self.ballots:
                 out += [("ballot", i), ("received", i)]
             if self.dealt_key:
@@ -290,6 +304,8 @@ class Interp:
             return tuple(range(lo, hi + 1))
         if head == "redir":
             return tuple(range(self.k))
+        if head == "by":
+            return (-1,)   # nobody has been put out when a state is enumerated
         if head in ("item", "ballot"):
             return tuple(range(-1, self.k))
         if head == "received":
@@ -618,6 +634,8 @@ class Interp:
             if self.causes and st[("cause", i)] != 0:
                 return False
             if self.redirects and st[("redir", i)] != i:
+                return False
+            if self.killers and st[("by", i)] != -1:
                 return False
             if self.dealt_key and st[("dealt", i)] != role:
                 return False
@@ -1023,6 +1041,8 @@ class Interp:
             upd[("dying", i)] = True
             if self.causes:
                 upd[("cause", i)] = self.cause_value(kind)
+            if self.killers:
+                upd[("by", i)] = w.get("self", -1)
         return st.set(upd)
 
     def _e_out(self, e, a, st, w, pc):
@@ -1037,6 +1057,8 @@ class Interp:
             upd[("dying", i)] = False
             if self.causes:
                 upd[("cause", i)] = self.cause_value(cause)
+            if self.killers:
+                upd[("by", i)] = w.get("self", -1)
         return st.set(upd)
 
     def _e_prevent_out(self, e, a, st, w, pc):
@@ -1244,6 +1266,10 @@ class Interp:
         if cause not in (None, "any") and "victim" in wd and self.causes \
                 and st[("cause", wd["victim"])] != self.cause_value(cause):
             return False
+        if self.killers and trig.get("event") in ("went_out", "killed", "about_to_go_out") and "victim" in wd \
+                and "source" in wd and not (st[("by", wd["victim"])] == wd["source"] or
+                                            (st[("by", wd["victim"])] == -1 and wd["source"] == wd["victim"])):
+            return False   # the source it names is whoever put the victim out (the victim itself for a vote)
         if trig.get("event") in ("went_out", "about_to_go_out") and trig.get("on", "self") == "self" \
                 and "by" not in trig and "victim" in wd and wd["victim"] != b.self_slot:
             return False   # on: self -- the holder is the one going out
@@ -1380,7 +1406,7 @@ class RestPlayer:
             return it.rs.counters[key[1]].initial
         if head in ("spent", "received", "cause"):
             return 0
-        if head == "ballot":
+        if head in ("ballot", "by"):
             return -1
         return False   # dying, lost, gained
 
@@ -1448,7 +1474,7 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
     # nor is where targeting lands (LANGUAGE.md: swap), nor which lethal effect is the recorded
     # cause (LANGUAGE.md: going-out causes)
     # nor losing a skill one never held (mirror of scenarios.held_before)
-    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] not in ("redir", "cause") and
+    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] not in ("redir", "cause", "by") and
             (key[0] not in OUT_IRRELEVANT or ab[("alive", key[1])] or ba[("alive", key[1])]) and
             (key[0] != "lost" or held_before(it, pre, key)) and
             (key[0] != "gained" or holds_differ(it, ab, ba, key))]

@@ -114,7 +114,7 @@ def _not_declined(rs, it: bf.Interp, st, rank_before: int, passing: int, done: s
 
 def _changes(it: bf.Interp, before, after) -> bool:
     """Some value other than the use counts and bookkeeping differs."""
-    return any(before[k] != after[k] for k in it.keys if k[0] not in ("spent", "cause", "redir"))
+    return any(before[k] != after[k] for k in it.keys if k[0] not in ("spent", "cause", "redir", "by"))
 
 
 def _daily_cap(rs, skill) -> int | None:
@@ -260,6 +260,8 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 upd = {("alive", i): pending, ("dying", i): pending}
                 if it.causes:
                     upd[("cause", i)] = it.cause_value("投票")
+                if it.killers:
+                    upd[("by", i)] = -1   # a vote-out has no killer
                 st = st.set(upd)
             elif mv["move"] == "vote-rest":
                 if st[("rest", mv["role"])] <= 0:

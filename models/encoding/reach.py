@@ -245,7 +245,8 @@ class Transitions:
                                    [z3.Not(st[("dying", j)]) for j in range(w.k)])
                     new = st.set({("alive", i): z3.BoolVal(mv.pending, w.ctx), ("dying", i): z3.BoolVal(mv.pending, w.ctx)} |
                                  ({("cause", i): z3.IntVal(cause_index(w.vocab, VOTE_OUT_CAUSES[0]), w.ctx)}
-                                  if w.vocab.causes else {}))
+                                  if w.vocab.causes else {}) |
+                                 ({("by", i): z3.IntVal(-1, w.ctx)} if w.vocab.killers else {}))
                     if w.vocab.ballots:
                         guard, new = self.ballots(st, new, i, guard)
                 elif mv.label == "vote-rest":
@@ -675,7 +676,7 @@ def _would_change(world: World, st: State, skill: Skill, b: Binding) -> z3.BoolR
     except Unbound:
         return z3.BoolVal(False, world.ctx)
     return z3.Or([post[k] != st[k] for k in sorted(st.terms, key=repr)
-                  if k[0] not in ("spent", "cause", "redir") and not post[k].eq(st[k])] + [z3.BoolVal(False, world.ctx)])
+                  if k[0] not in ("spent", "cause", "redir", "by") and not post[k].eq(st[k])] + [z3.BoolVal(False, world.ctx)])
 
 
 def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill, r: int, idxs: list,

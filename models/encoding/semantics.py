@@ -540,10 +540,15 @@ class Semantics:
         """Player i went out (or is going out) for that cause (tracked: sorts.tracked_causes)."""
         return st[("cause", i)] == cause_index(self.factory.vocab, cause)
 
-    def _cause(self, st: State, i: int, ok, cause) -> dict:
-        if not self.factory.vocab.causes:
-            return {}
-        return self._upd(st, ("cause", i), ok, z3.IntVal(cause_index(self.factory.vocab, cause or ""), self.ctx))
+    def _cause(self, st: State, i: int, ok, cause, b: dict | None = None) -> dict:
+        """Why player i goes out, and who made them (the user of the effect) where tracked."""
+        out = {}
+        if self.factory.vocab.causes:
+            out |= self._upd(st, ("cause", i), ok, z3.IntVal(cause_index(self.factory.vocab, cause or ""), self.ctx))
+        if self.factory.vocab.killers:
+            by = b.get("self", -1) if b is not None else -1
+            out |= self._upd(st, ("by", i), ok, z3.IntVal(by, self.ctx))
+        return out
 
     def _e_damage(self, e, a, st, b, pc):
         kind = a.get("kind")
@@ -552,7 +557,7 @@ class Semantics:
             immune = z3.Or(self.blocked(st, i, "damage", kind), self.blocked(st, i, "out", kind))
             ok = z3.And(pc, g, st[("alive", i)], z3.Not(immune) if not e.force else self.true())
             upd |= self._upd(st, ("dying", i), ok, self.true())
-            upd |= self._cause(st, i, ok, kind)
+            upd |= self._cause(st, i, ok, kind, b)
         return st.set(upd)
 
     def _e_out(self, e, a, st, b, pc):
@@ -562,7 +567,7 @@ class Semantics:
             ok = z3.And(pc, g, st[("alive", i)], z3.Not(self.blocked(st, i, "out", cause)) if not e.force else self.true())
             upd |= self._upd(st, ("alive", i), ok, self.false())
             upd |= self._upd(st, ("dying", i), ok, self.false())
-            upd |= self._cause(st, i, ok, cause)
+            upd |= self._cause(st, i, ok, cause, b)
         return st.set(upd)
 
     def _e_prevent_out(self, e, a, st, b, pc):

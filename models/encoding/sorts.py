@@ -106,6 +106,9 @@ class Vocabulary:
     redirects: bool = False
     # a vote weight the text gives as a fraction (神眷者的投票计为1.5票): votes are rational
     fractional_votes: bool = False
+    # a going-out trigger reads who caused it (击杀者, 击杀来源): ("by", i) is the slot whose
+    # move put slot i out or about to go out (-1 nobody, or a vote)
+    killers: bool = False
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -117,7 +120,26 @@ class Vocabulary:
                           sorted(rs.items), sorted(rs.factions), gained, _mentions(rs.raw, BALLOT_WORDS),
                           any(_changes_role(e) for e in rs.effects()), _mentions(rs.raw, SEAT_WORDS),
                           per_game_limits(rs), dealable_roles(rs), tracked_causes(rs),
-                          any(e.kind in REDIRECT_KINDS for e in rs.effects()), fractional_votes(rs))
+                          any(e.kind in REDIRECT_KINDS for e in rs.effects()), fractional_votes(rs),
+                          reads_killer(rs))
+
+
+GOING_OUT_EVENTS = ("went_out", "killed", "about_to_go_out")
+
+
+def _names_source(x) -> bool:
+    if isinstance(x, str):
+        return x.lstrip("$") in ("source", "killer")
+    if isinstance(x, dict):
+        return any(_names_source(v) for v in x.values())
+    return isinstance(x, list) and any(_names_source(v) for v in x)
+
+
+def reads_killer(rs: Ruleset) -> bool:
+    """A trigger on a going out reads who caused it (its `source`)."""
+    return any((s.trigger or {}).get("event") in GOING_OUT_EVENTS and
+               (_names_source(s.condition) or any(_names_source([e.args, e.guard]) for e in s.all_effects()))
+               for s in rs.skills)
 
 
 def _has_fraction(x) -> bool:
@@ -218,6 +240,8 @@ class StateFactory:
                 t[("cause", i)] = z3.Int(f"{prefix}_cause_{i}", ctx)
             if v.redirects:
                 t[("redir", i)] = z3.Int(f"{prefix}_redir_{i}", ctx)
+            if v.killers:
+                t[("by", i)] = z3.Int(f"{prefix}_by_{i}", ctx)
             number = z3.Real if v.fractional_votes else z3.Int
             t[("votes", i)] = number(f"{prefix}_votes_{i}", ctx)
             if v.ballots:

@@ -10,7 +10,7 @@ import z3
 from ..domain import Ruleset, Skill
 from .quiet import on_own_going_out
 from .semantics import Semantics, Unbound, writes_of
-from .sorts import REDIRECT_KINDS, State, StateFactory, Vocabulary, make_sorts
+from .sorts import GOING_OUT_EVENTS, REDIRECT_KINDS, State, StateFactory, Vocabulary, make_sorts
 
 ACTIVE_WHO = ("self", "target")
 
@@ -287,6 +287,8 @@ class World:
                 cs.append(z3.And(st[("cause", i)] >= 0, st[("cause", i)] <= len(self.vocab.causes)))
             if self.vocab.redirects:
                 cs.append(z3.And(st[("redir", i)] >= 0, st[("redir", i)] < self.k))
+            if self.vocab.killers:
+                cs.append(z3.And(st[("by", i)] >= -1, st[("by", i)] < self.k))
             if self.vocab.ballots:
                 cs.append(z3.And(st[("ballot", i)] >= -1, st[("ballot", i)] < self.k))
             if self.vocab.dealt:
@@ -442,6 +444,8 @@ class World:
             cs += [st[("cause", i)] == 0 for i in range(self.k)]
         if self.vocab.redirects:
             cs += [st[("redir", i)] == i for i in range(self.k)]
+        if self.vocab.killers:
+            cs += [st[("by", i)] == -1 for i in range(self.k)]
         return cs + self.sem.reading_domain()
 
     # ---- skills -----------------------------------------------------------------------------
@@ -500,6 +504,11 @@ class World:
             # a scenario that names the cause ($cause) still needs the victim's going out to
             # have it: in a game, the move that made them go out says why
             parts.append(sem.cause_is(st, bd["victim"], cause))
+        if self.vocab.killers and trig.get("event") in GOING_OUT_EVENTS and "victim" in bd and "source" in bd:
+            # the killer it names is the one whose move put the victim out (not any player); a
+            # vote-out has none: the source then stands for the victim (LANGUAGE.md, 没有来源)
+            by = st[("by", bd["victim"])]
+            parts.append(z3.Or(by == bd["source"], z3.And(by == -1, bd["source"] == bd["victim"])))
         if on_own_going_out(trig) and "victim" in bd and bd["victim"] != b.self_slot:
             parts.append(z3.BoolVal(False, self.ctx))   # "on: self": the one going out is the holder
         # the event a death trigger answers must still be there: a replacement that resolved

@@ -186,6 +186,11 @@ class OrderDependence(Analysis):
         for u in cand.scene:
             targets = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")
+        for u in (cand.a, cand.b):
+            # a skill that is off until its holder turns it on (<开关>): the story has it on
+            toggle = [t for t in u.skill.tags if getattr(cx.rs.tags.get(t), "meaning", None) == "toggle"]
+            if toggle:
+                steps.append(f"{player(u.binding.self_slot)} 已向导演开启{cx.skill_text(u.skill)}（<{toggle[0]}>技能默认关闭）")
         m = res.answer.model
         # the uses as the question built them (each knowing who else acted in the window): a
         # choice is read under that exact name, never under one of another situation of the pair
