@@ -106,7 +106,7 @@ class Vocabulary:
     redirects: bool = False
     # a vote weight the text gives as a fraction (神眷者的投票计为1.5票): votes are rational
     fractional_votes: bool = False
-    # a going-out trigger reads who caused it (击杀者, 击杀来源): ("by", i) is the slot whose
+    # a going-out trigger reads who caused it (its killer): ("by", i) is the slot whose
     # move put slot i out or about to go out (-1 nobody, or a vote)
     killers: bool = False
 
