@@ -19,7 +19,7 @@ from .reach import (bindings_for, faction_goal, game_days, game_over, history_of
 from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
 from .solver import Answer, Solver
-from .sorts import State
+from .sorts import RECORDS, State
 from .table import at_table, composition
 from .world import Binding, World
 
@@ -52,7 +52,7 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, 
             post = world.run(st, skill, b)
         return {k: z3.If(en, post[k], st[k]) for k in st.terms}
     si, sj = State(under(i)), State(under(j))
-    keys = [k for k in sorted(si.terms, key=repr) if k[0] not in ("spent", "cause", "redir", "by") and (outcome is None or outcome(k))
+    keys = [k for k in sorted(si.terms, key=repr) if k[0] not in ("spent",) + RECORDS and (outcome is None or outcome(k))
             and not si[k].eq(sj[k])]
     # what a player out under both readings holds is no outcome (as for orders: scenarios.matters)
     differs = z3.Or([matters(world, st, si, sj, k) for k in keys] + [z3.BoolVal(False, world.ctx)])

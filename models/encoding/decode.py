@@ -19,11 +19,18 @@ def concrete(model: z3.ModelRef, st: State, sorts) -> dict:
         elif z3.is_int_value(val):
             out[key] = val.as_long()
         elif z3.is_rational_value(val):
-            frac = val.as_fraction()
-            out[key] = int(frac) if frac.denominator == 1 else float(frac)
+            out[key] = number(val)
         else:
             out[key] = str(val)
     return out
+
+
+def number(v):
+    """A model's number: whole, or a fraction (a vote weight of 1.5) as a decimal."""
+    if z3.is_int_value(v):
+        return v.as_long()
+    frac = v.as_fraction()
+    return int(frac) if frac.denominator == 1 else float(frac)
 
 
 def _eval_all(model: z3.ModelRef, terms: list, sorts) -> list:

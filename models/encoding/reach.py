@@ -9,10 +9,10 @@ import z3
 
 from ..domain import Skill, without_parts
 from ..schema import VOTE_OUT_CAUSES
-from .decode import concrete, pack
+from .decode import concrete, number, pack
 from .semantics import Unbound
 from .solver import Answer, Solver
-from .sorts import State, cause_index
+from .sorts import RECORDS, State, cause_index
 from .readings import reads_reading
 from .quiet import answers_going_out, on_own_going_out, quiet_identities
 from .table import Table, at_table, composition, deal_table, players_range
@@ -676,7 +676,7 @@ def _would_change(world: World, st: State, skill: Skill, b: Binding) -> z3.BoolR
     except Unbound:
         return z3.BoolVal(False, world.ctx)
     return z3.Or([post[k] != st[k] for k in sorted(st.terms, key=repr)
-                  if k[0] not in ("spent", "cause", "redir", "by") and not post[k].eq(st[k])] + [z3.BoolVal(False, world.ctx)])
+                  if k[0] not in ("spent",) + RECORDS and not post[k].eq(st[k])] + [z3.BoolVal(False, world.ctx)])
 
 
 def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill, r: int, idxs: list,
@@ -1264,14 +1264,6 @@ def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = No
     return f"（{'；'.join(told)}）" if told else ""
 
 
-def _number(v):
-    """A model's number: whole, or a fraction (a vote weight of 1.5) as a decimal."""
-    if z3.is_int_value(v):
-        return v.as_long()
-    frac = v.as_fraction()
-    return int(frac) if frac.denominator == 1 else float(frac)
-
-
 def ballots_text(m, u: Unrolled, mv: Move, after: State) -> str:
     """For a vote-out in a ruleset that reads ballots (who voted for whom): the ballots cast,
     a weight other than one, the votes a skill added, who cast none. A finding may turn on
@@ -1279,7 +1271,7 @@ def ballots_text(m, u: Unrolled, mv: Move, after: State) -> str:
     world = u.trans.world
     if mv.label != "vote" or not world.vocab.ballots:
         return ""
-    val = lambda x: _number(m.eval(x, model_completion=True))   # noqa: E731
+    val = lambda x: number(m.eval(x, model_completion=True))   # noqa: E731
     by: dict[int, list[str]] = {}
     none = []
     for v in range(world.k):

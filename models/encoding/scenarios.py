@@ -16,7 +16,7 @@ from .decode import concrete
 from .night_end import may_be_dying, settle_window
 from .semantics import Semantics, Unbound
 from .solver import Answer, Solver
-from .sorts import State
+from .sorts import RECORDS, State
 from .world import Binding, World
 
 
@@ -133,7 +133,7 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
     # where targeting lands is how the window resolves, not an outcome; nor is which of two
     # lethal effects on one player is recorded as the cause (one cause is kept per player, the
     # last written: a player hit by both has both causes, in either order)
-    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and k[0] not in ("redir", "cause", "by")
+    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and k[0] not in RECORDS
             and (outcome is None or outcome(k))]
     if keys:
         cs.append(z3.Or([matters(world, pre, ab, ba, k) for k in keys]))

@@ -126,6 +126,10 @@ class Vocabulary:
 
 GOING_OUT_EVENTS = ("went_out", "killed", "about_to_go_out")
 
+# values the engine keeps to decide later questions (why and by whom a player went out, where
+# targeting lands), not outcomes a judge rules on
+RECORDS = ("cause", "redir", "by")
+
 
 def _names_source(x) -> bool:
     if isinstance(x, str):
