@@ -189,7 +189,7 @@ DEFINITIONS["skill"] = obj("skill", {
                                "max": {"type": ["integer", "null"], "minimum": 0}, "filter": FILTER, "src": SRC}),
     "trigger": obj("trigger", {"event": {"enum": list(TRIGGER_EVENTS)}, "tag": NAME, "on": WHO, "by": WHO,
                                "phase": NAME, "cause": NAME, "status": NAME, "counter": NAME, "value": NUM,
-                               "faction": NAME, "skill": NAME, "src": SRC}, ("event",)),
+                               "faction": NAME, "skill": NAME, "holder_out": FLAG, "src": SRC}, ("event",)),
     "static": FLAG, "no_repeat_target": FLAG, "part_of": NAME,
     "condition": COND,
     "owner": obj("owner", {"label": NAME, "faction": NAME, "status": NAME, "item": NAME, "role": NAME}),

@@ -180,6 +180,8 @@ DOCS: dict[str, dict[str, str]] = {
         "value": "counter_reached: the value.",
         "faction": "faction_eliminated: the faction ($any: any faction).",
         "skill": "skill_used: the skill.",
+        "holder_out": "about_to_go_out / went_out on someone else: the text lets an out holder's trigger fire "
+                      "(出局后仍…, 死亡时带走…); without it the holder must be alive.",
         "src": _SRC,
     },
     "owner": {

@@ -1244,9 +1244,13 @@ class Interp:
         trig = skill.trigger or {}
         if not self.holds(st, b.self_slot, skill):
             return False
-        if (not trig or trig.get("event") not in ("went_out", "about_to_go_out")) and trig.get("event") != "targeted":
-            if not st[("alive", b.self_slot)]:
-                return False
+        # the actor is checked at its turn: alive, unless the trigger answers its own going out,
+        # the text lets the out holder act (holder_out), or it is targeted
+        own = trig.get("event") in ("went_out", "about_to_go_out") and (
+            (trig.get("on", "self") == "self" and "by" not in trig) or b.words().get("victim") == b.self_slot)
+        if trig.get("event") != "targeted" and not trig.get("holder_out") and not own \
+                and not st[("alive", b.self_slot)]:
+            return False
         if skill.targets:
             f = skill.targets.get("filter") or {}
             for t in b.targets:

@@ -33,6 +33,17 @@ def on_own_going_out(trig: dict) -> bool:
         and "by" not in trig
 
 
+def needs_living_holder(trig: dict, victim: int | None, holder: int) -> bool:
+    """The holder must be alive for the skill to fire: a judge checks the actor at its turn. A
+    trigger answering the holder's own going out, one whose text lets the out holder act
+    (`holder_out`), and a targeted trigger are the exceptions."""
+    if trig.get("event") == "targeted" or trig.get("holder_out"):
+        return False
+    if trig.get("event") in ("went_out", "about_to_go_out"):
+        return not on_own_going_out(trig) and victim != holder
+    return True
+
+
 def quiet_identities(rs: Ruleset, identities) -> tuple[str, ...]:
     """The identities outside the slots that a quiet day may vote out; () when quiet days
     are not a legal history under these rules."""

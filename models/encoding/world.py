@@ -8,7 +8,7 @@ from functools import cached_property
 import z3
 
 from ..domain import Ruleset, Skill
-from .quiet import on_own_going_out
+from .quiet import needs_living_holder, on_own_going_out
 from .semantics import Semantics, Unbound, writes_of
 from .sorts import GOING_OUT_EVENTS, REDIRECT_KINDS, State, StateFactory, Vocabulary, make_sorts
 
@@ -480,9 +480,8 @@ class World:
         sem = self.sem
         parts = [self.holds(st, b.self_slot, skill)]
         trig = skill.trigger or {}
-        if not trig or trig.get("event") not in ("went_out", "about_to_go_out"):
-            if not (trig.get("event") == "targeted"):
-                parts.append(st[("alive", b.self_slot)])
+        if needs_living_holder(trig, b.as_dict().get("victim"), b.self_slot):
+            parts.append(st[("alive", b.self_slot)])
         if skill.targets:
             f = skill.targets.get("filter") or {}
             for t in b.targets:
