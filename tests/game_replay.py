@@ -293,6 +293,18 @@ def _cooling(rs, skill, user: int, day: int, cooled: dict) -> bool:
     return bool(n) and (skill.uid, user) in cooled and day - cooled[(skill.uid, user)] <= int(n)
 
 
+def _answers_last(skill, use: dict, st, today: dict) -> None:
+    """A trigger answering a going out resolves right after the move that made it."""
+    event = (skill.trigger or {}).get("event")
+    if event in ("went_out", "killed", "about_to_go_out"):
+        victim, before = use["others"].get("victim", use["self"]), today["before_last"]
+        key = "dying" if event == "about_to_go_out" else "alive"
+        fresh = before is not None and (not before[(key, victim)] and st[(key, victim)] if key == "dying"
+                                        else before[(key, victim)] and not st[(key, victim)])
+        if not fresh:
+            raise Illegal(f"{skill.name} does not answer the going out of the last move")
+
+
 def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
     """The window's own uses (game["window"]) may come after the moves: not in a phase earlier
     than that day's moves, within their daily limits counted with the day's uses, no repeated
@@ -301,15 +313,7 @@ def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
     state after the moves is the witness's window start."""
     by_uid = {s.uid: s for s in rs.skills}
     for use in w["game"]["window"]:
-        # a trigger answering a going out resolves right after the move that made it
-        event = (by_uid[use["skill"]].trigger or {}).get("event")
-        if event in ("went_out", "killed", "about_to_go_out"):
-            victim, before = use["others"].get("victim", use["self"]), today["before_last"]
-            key = "dying" if event == "about_to_go_out" else "alive"
-            fresh = before is not None and (not before[(key, victim)] and st[(key, victim)] if key == "dying"
-                                            else before[(key, victim)] and not st[(key, victim)])
-            if not fresh:
-                raise Illegal(f"{by_uid[use['skill']].name} does not answer the going out of the last move")
+        _answers_last(by_uid[use["skill"]], use, st, today)
     start = {key_from_json(k): v for k, v in w["start"].items()}
     known = set(it.keys)
     # the ballots of a vote are the voters' free choice (the replay's vote-out does not cast
@@ -438,6 +442,9 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
             end, today = _replay(rs, it, w, bf.View(st))
             if w["game"].get("window") is not None:
                 _window_follows(rs, it, w, end, today)
+            use = ((w.get("claim") or {}).get("reading") or {}).get("use")
+            if use is not None:
+                _answers_last(next(s for s in rs.skills if s.uid == use["skill"]), use, end, today)
         except Illegal as exc:
             reasons.append(str(exc))
             return False

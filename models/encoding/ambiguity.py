@@ -13,9 +13,10 @@ import z3
 
 from ..domain import Skill
 from .decode import concrete
-from .reach import (bindings_for, faction_goal, game_days, game_over, history_of, inner_bindings, move_json,
-                    phase_trigger, quiet_days_text, setup_choice, setup_skills, trigger_follows, unrolled,
-                    window_follows)
+from .quiet import answers_going_out
+from .reach import (bindings_for, faction_goal, game_days, game_over, going_out_follows, history_of,
+                    inner_bindings, move_json, phase_trigger, quiet_days_text, setup_choice, setup_skills,
+                    trigger_follows, unrolled, window_follows)
 from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -116,6 +117,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                     follows = _declined_at_setup(world, skill, b) if at_setup else \
                         window_follows(u.trans, u.sels, t, [(skill, b)], u.states) if skill.timing else \
                         trigger_follows(u.trans, u.sels, t, skill, b) if phase_trigger(skill) else \
+                        going_out_follows(u.trans, u.states, t, skill, b) if answers_going_out(skill) else \
                         z3.BoolVal(True, world.ctx)
                     goals.append((t, b, z3.And(z3.Not(game_over(world, st)), d, follows), si, sj, keys))
     if not goals:

@@ -926,6 +926,17 @@ def going_out_timing(trans: Transitions, sels: list, states: list) -> list:
     return out
 
 
+def going_out_follows(trans: Transitions, states: list, t: int, skill: Skill, b: Binding) -> z3.BoolRef:
+    """A trigger answering a player's going out may be used after the first t moves only right
+    after the going out it answers: the last move made it. A use a day later answers nothing."""
+    if t == 0:
+        return z3.BoolVal(False, trans.world.ctx)
+    victim = dict(b.others).get("victim", b.self_slot)
+    if (skill.trigger or {}).get("event") == "about_to_go_out":
+        return z3.Not(states[t - 1][("dying", victim)])
+    return states[t - 1][("alive", victim)]
+
+
 def faction_out_timing(trans: Transitions, sels: list, states: list) -> list:
     """A trigger on a faction's elimination (全部出局) fires right after the move that left
     the faction with no living player (counted at the table), or after another such trigger
