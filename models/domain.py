@@ -138,6 +138,7 @@ class Skill:
     no_repeat_target: bool = False   # not the same target two nights running
     part_of: str | None = None       # the text's words for what an encoding-made entry is part of
     shown: str = ""                  # how reports show it, 【…】 (Ruleset.name_skills)
+    told: str | None = None          # a use in the text's words, for an entry the encoding named
 
     def __post_init__(self) -> None:
         self.shown = self.shown or f"【{self.name}】"

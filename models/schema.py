@@ -190,7 +190,7 @@ DEFINITIONS["skill"] = obj("skill", {
     "trigger": obj("trigger", {"event": {"enum": list(TRIGGER_EVENTS)}, "tag": NAME, "on": WHO, "by": WHO,
                                "phase": NAME, "cause": NAME, "status": NAME, "counter": NAME, "value": NUM,
                                "faction": NAME, "skill": NAME, "holder_out": FLAG, "src": SRC}, ("event",)),
-    "static": FLAG, "no_repeat_target": FLAG, "part_of": NAME,
+    "static": FLAG, "no_repeat_target": FLAG, "part_of": NAME, "told": TEXT,
     "condition": COND,
     "owner": obj("owner", {"label": NAME, "faction": NAME, "status": NAME, "item": NAME, "role": NAME}),
     "effects": EFFECTS,

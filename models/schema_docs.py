@@ -146,6 +146,8 @@ DOCS: dict[str, dict[str, str]] = {
         "no_repeat_target": "Cannot target the same player two nights running (不能连续两晚对同一名角色使用).",
         "part_of": ("For an entry the encoding splits off a skill (its own name is not in the text): the words "
                     "of the text it is part of (the skill's name, or e.g. PS); reports show those words and its lines."),
+        "told": ("For an entry the encoding named (the text has no skill there, e.g. an election): a use in the "
+                 "text's words, with {self} and {targets} for the players, e.g. \"{targets} 当选神眷者\"."),
         "condition": "When the skill may be used / applies.",
         "owner": "Only in top-level `skills`: who holds it.",
         "effects": "What it does, in order.",

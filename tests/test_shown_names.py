@@ -65,3 +65,15 @@ def test_a_part_goes_without_saying_next_to_its_skill():
     from models.domain import without_parts
     assert without_parts(["【甲技】", "【甲技】（第55、143行的部分）", "【强击】（第2行的部分）", "【甲技】"]) == \
         ["【甲技】", "【强击】（第2行的部分）"]
+
+
+def test_an_entry_the_encoding_named_is_told_in_the_texts_words():
+    """An election the text describes without a skill name reads as the text says it."""
+    from models.encoding.reach import Move, move_text
+    from models.encoding.world import Binding
+    rs = load_inline(_raw([{"name": "选举", "src": 2, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
+                            "told": "{targets} 获得投票最多", "effects": []}]), SOURCE)
+    told = next(s for s in rs.skills if s.name == "选举")
+    assert move_text(Move(told, Binding(2, (0,)), "skill"), day=1) == "第 1 天夜晚，P1 获得投票最多"
+    plain = next(s for s in rs.skills if s.name == "强击")
+    assert move_text(Move(plain, Binding(2, (0,)), "skill"), day=1) == "第 1 天夜晚，P3 使用【强击】，目标 P1"

@@ -1323,6 +1323,9 @@ def move_text(mv: Move, day: int | None = None) -> str:
     # a skill of many phases: the span of them (which one the move took is not known)
     phases = "/".join(timing) if len(timing) <= 2 else f"{timing[0]}至{timing[-1]}"
     when = f"{on}{phases}，" if on and timing else ""
+    if mv.skill.told:
+        # an entry the encoding named: the use in the text's words (plain substitution, nothing run)
+        return when + mv.skill.told.replace("{self}", f"P{mv.binding.self_slot + 1}").replace("{targets}", tgt)
     return f"{when}P{mv.binding.self_slot + 1} 使用{mv.skill.shown}" + (f"，目标 {tgt}" if tgt else "")
 
 
