@@ -77,3 +77,18 @@ def test_an_entry_the_encoding_named_is_told_in_the_texts_words():
     assert move_text(Move(told, Binding(2, (0,)), "skill"), day=1) == "第 1 天夜晚，P1 获得投票最多"
     plain = next(s for s in rs.skills if s.name == "强击")
     assert move_text(Move(plain, Binding(2, (0,)), "skill"), day=1) == "第 1 天夜晚，P3 使用【强击】，目标 P1"
+
+
+def test_a_cast_line_tells_an_identity_changed_at_setup():
+    """A player dealt one card who holds another tells both, and the setup skill that changed it."""
+    import os
+    from models.loader import load_ruleset
+    from verifier.narrate import describe_player
+    rs = load_ruleset(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rulesets", "s11"))
+    st = {("dealt", 1): "盗贼", ("role", 1): "女巫", ("faction", 1): "村民阵营", ("alive", 1): True,
+          ("label", 1, "特殊"): True}
+    line = describe_player(rs, st, 1)
+    assert line.startswith("P2：女巫（发牌为盗贼，开局时经【偷换】成为女巫）")
+    assert "获得[特殊]" not in line     # the label came with the identity
+    st[("dealt", 1)] = "女巫"
+    assert describe_player(rs, st, 1).startswith("P2：女巫，")

@@ -41,7 +41,7 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     role = st.get(("role", i), "?")
     faction = st.get(("faction", i), "?")
     alive = "存活" if st.get(("alive", i), True) else "已出局"
-    parts = [f"{player(i)}：{role}", f"当前阵营 {faction}", alive]
+    parts = [f"{player(i)}：{role}" + _role_origin(rs, st, i), f"当前阵营 {faction}", alive]
     held = sorted(s for s in rs.statuses if st.get(("status", i, s)))
     if relevant_statuses is not None:
         lacking = sorted(s for s in relevant_statuses if not st.get(("status", i, s)))
@@ -82,21 +82,39 @@ def _dealt_labels(rs: Ruleset, role: str) -> set[str]:
     return seen
 
 
+def _setup_givers(rs: Ruleset, kind: str, arg: str, value: str) -> set[str]:
+    """The skills that give this (an effect of that kind with arg == value), when all of them
+    belong to the setup phases; empty otherwise (then how it was obtained is not known)."""
+    once = {p.name for p in rs.phases if p.once}
+    givers = {s.name for s in rs.skills for e in s.all_effects()
+              if e.kind == kind and isinstance(e.args, dict) and e.args.get(arg) == value}
+    setup = {s.name for s in rs.skills if s.name in givers and s.timing and set(s.timing) <= once}
+    return setup if setup == givers else set()
+
+
+def _role_origin(rs: Ruleset, st: dict, i: int) -> str:
+    """A player whose identity is not the card it was dealt: which card, and how it changed
+    when only setup skills change it to this one (“（发牌为盗贼，开局时经【偷换】成为女巫）”)."""
+    dealt, role = st.get(("dealt", i)), st.get(("role", i))
+    if dealt is None or role is None or dealt == role:
+        return ""
+    setup = _setup_givers(rs, "set_role", "to", role)
+    how = f"，开局时经{'或'.join(f'【{x}】' for x in sorted(setup))}成为{role}" if setup else ""
+    return f"（发牌为{dealt}{how}）"
+
+
 def _setup_origin(rs: Ruleset, st: dict, i: int, labels: list[str]) -> str:
     """How the player came by a label the card it was dealt does not carry, when only a skill
     of the setup phases gives it (“开局时经【X】获得[Y]”)."""
-    once = {p.name for p in rs.phases if p.once}
     dealt = st.get(("dealt", i)) or st.get(("role", i))
     if dealt not in rs.roles:
         return ""
+    # a label the identity now held carries came with it (its change is told with the identity)
+    carried = _dealt_labels(rs, dealt) | (_dealt_labels(rs, st[("role", i)]) if st.get(("role", i)) in rs.roles else set())
     told = []
     for lab in labels:
-        if lab in _dealt_labels(rs, dealt):
-            continue
-        givers = {s.name for s in rs.skills for e in s.all_effects()
-                  if e.kind == "add_label" and isinstance(e.args, dict) and e.args.get("label") == lab}
-        setup = {s.name for s in rs.skills if s.name in givers and s.timing and set(s.timing) <= once}
-        if setup and setup == givers:
+        setup = set() if lab in carried else _setup_givers(rs, "add_label", "label", lab)
+        if setup:
             told.append(f"开局时经{'或'.join(f'【{x}】' for x in sorted(setup))}获得[{lab}]")
     return "；".join(told)
 
