@@ -92,3 +92,15 @@ def test_a_cast_line_tells_an_identity_changed_at_setup():
     assert "获得[特殊]" not in line     # the label came with the identity
     st[("dealt", 1)] = "女巫"
     assert describe_player(rs, st, 1).startswith("P2：女巫，")
+
+
+def test_a_difference_only_in_a_record_names_the_rules_that_read_it():
+    """An ambiguity whose use differs only in a counter the post never names says which rules
+    read that counter (where the two readings part later)."""
+    from verifier.analyses.ambiguity import _read_later
+    rs = load_inline(_raw([{"name": "强击(到期)", "src": [2, 3], "timing": [],
+                            "trigger": {"event": "phase_start", "phase": "夜晚"},
+                            "condition": {"counter": "强击计数", "op": ">=", "value": 2, "who": "self"},
+                            "effects": [{"remove_status": {"who": "self", "status": "护盾"}}]}]), SOURCE)
+    assert _read_later(rs, [("counter", "强击计数", 0)]) == ["（这一差别只在编码用的记录上；此后由【强击】（第2、3行的部分）读取）"]
+    assert _read_later(rs, [("counter", "强击计数", 0), ("status", 0, "护盾")]) == []   # a named value differs

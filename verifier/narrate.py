@@ -180,6 +180,11 @@ def _named(rs: Ruleset, key: tuple) -> tuple[str | None, bool]:
     return None, True
 
 
+def named_in_text(rs: Ruleset, key: tuple) -> bool:
+    """The value is of an element the post names (not a record the encoding made up)."""
+    return _named(rs, key)[1]
+
+
 def outcome_text(rs: Ruleset, keys, values: dict, causes: list | None = None) -> str:
     """The values that differ, in words, as a judge reads them: a value of an element the post
     never names is left out when one it names differs too; a skill is shown by the text's name."""

@@ -13,10 +13,10 @@ from models.encoding.reach import Move, bounded_trace, move_text, setup_skills
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
-from ..narrate import (describe_player, outcome_text, reason_zh, steps_zh, table_json, table_text, window_game_json,
-                       witness_json)
+from ..narrate import (describe_player, named_in_text, outcome_text, reason_zh, steps_zh, table_json, table_text,
+                       window_game_json, witness_json)
 from .base import Analysis, Context
-from .influence import read_somewhere
+from .influence import read_somewhere, readers_of
 from .text_checks import passages
 from .pending import trace_skills
 
@@ -113,6 +113,15 @@ def readers(rs, name: str) -> list:
     """The skills whose trigger, condition, targets or effects read the ambiguity."""
     return [s for s in rs.skills if _mentions([s.trigger, s.condition, s.targets] +
                                               [[e.args, e.guard] for e in s.all_effects()], name)]
+
+
+def _read_later(rs, differing) -> list[str]:
+    """When the difference is only in values the post never names (the encoding's records),
+    which rules read them: where the two readings part later."""
+    if any(named_in_text(rs, k) or k[0] == "gained" for k in differing):
+        return []   # a gained part of a skill is told as that part of the text's skill
+    skills = without_parts([s.shown for k in differing for s in readers_of(rs, k)])
+    return [f"（这一差别只在编码用的记录上；此后由{'、'.join(skills)}读取）"] if skills else []
 
 
 def _game(skill, game, name: str, pair: tuple, at_setup: bool) -> dict:
@@ -337,7 +346,7 @@ class Ambiguity(Analysis):
                                [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行）"] +
                                _now(rs, game, cast) + [use],
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
-                                   f"按「{b}」：" + ("；".join(other) or "无变化")]},
+                                   f"按「{b}」：" + ("；".join(other) or "无变化")] + _read_later(rs, game.differing)},
             witness={"kind": "trace", "steps": game.history + [use], "ambiguity": name, "options": [a, b],
                      "start": witness_json(game.start), **table_json(game.table),
                      **_game(skill, game, name, (a, b), at_setup)},

@@ -80,6 +80,16 @@ def skill_reads(skill: Skill, rs: Ruleset | None = None) -> set[str]:
     return out
 
 
+def readers_of(rs: Ruleset, key: tuple) -> list[Skill]:
+    """The skills whose outcome reads this value of a player (a counter, status or label, or
+    holding the skill by it): what a difference in it changes later."""
+    kind = key[0]
+    if kind not in ("counter", "status", "label"):
+        return []
+    name = key[1] if kind == "counter" else key[2]
+    return [s for s in rs.skills if f"{kind}:{name}" in skill_reads(s, rs) or (s.owner or {}).get(kind) == name]
+
+
 def read_somewhere(rs: Ruleset):
     """outcome(key) for order questions: a status, label or counter that no condition, filter,
     win, block or skill holder anywhere in the rules reads is bookkeeping of the encoding, not

@@ -346,8 +346,8 @@ class Assumption(Analysis):
             about = a.get("about") or "规则"
             yield Finding(
                 kind=self.kind, severity="info", verdict="proved", subjects=(about,),
-                message=f"关于「{about}」原文未说明，编码采用的解释：{a['text']}",
-                message_en=f"The text is silent about '{about}'; the encoding assumes: {a['text']}",
+                message=f"关于「{about}」，编码采用的解释：{a['text']}",
+                message_en=f"On '{about}', the encoding assumes: {a['text']}",
                 locations=cx.locs(cx.src_where(a.get("src"), cx.yaml_line(("assumptions", i)))),
                 key=("assumption", about, a["text"]), assumptions=(a["text"],),
             )

@@ -15,7 +15,7 @@ LABELS: dict[str, dict[str, str]] = {
            "outcomes": "结果", "locations": "位置", "verdict": "判定", "id": "编号", "example": "另一例",
            "undecided": "未能判定（{n} 条：在界限或求解预算内没有结论，不是规则有问题的证明）",
            "assumptions": "依赖的假设", "graph": "技能交互图",
-           "same_root": "同一处原文还导致", "assumed": "编码采用的假设（{n} 条：原文未说明之处如何解读，完整内容见 JSON）",
+           "same_root": "同一处原文还导致", "assumed": "编码采用的假设（{n} 条：原文未说明或需要调和之处如何解读、引擎如何抽象，完整内容见 JSON）",
            "baseline": "基线", "new": "新", "unchanged": "已知",
            "graph_missing": "未能载入规则目录，无法绘制技能交互图。",
            "legend_trigger": "触发（效果产生另一技能监听的事件）", "legend_conflict": "冲突（结算顺序/矛盾）",

@@ -32,7 +32,7 @@ LABELS = {
            "more_items": "另 {n} 项", "more_assumptions": "另 {n} 条", "details_hint": "（--details 显示完整场景：角色、步骤、结果）",
            "bounds_text": "{players} 名玩家槽位，开局后至多 {depth} 步（发动或触发技能、投票出局、进入下一天各算一步），rlimit {rlimit}",
            "coverage": "覆盖：技能 {semantic}/{skills} 完全语义化（{semantic_percent}%），段落 {mapped}/{passages} 已映射",
-           "collapsed": "编码采用的假设 {n} 条（原文未说明之处如何解读；--all 逐条列出）：",
+           "collapsed": "编码采用的假设 {n} 条（原文未说明或需要调和之处如何解读、引擎如何抽象；--all 逐条列出）：",
            "none": "未发现问题。", "summary": "结果：", "sep": "，", "unknown": "未知", "of_which": "（其中假设 {n}）"},
     "en": {"ruleset": "Ruleset", "source": "Source", "bounds": "Bounds", "roles": "cast", "steps": "steps", "example": "case",
            "outcomes": "result", "assumptions": "assumes", "see": "see", "suppressed": "suppressed", "new": "new",
