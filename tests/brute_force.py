@@ -192,6 +192,9 @@ class Interp:
         # a swap: where targeting of each player lands (LANGUAGE.md: swap)
         self.redirects = any(e.kind == "swap" for e in rs.effects())   # redirect: not modelled
         self.killers = self._reads_killer()   # ("by", i): whose move put i out (-1 none)
+        # ("extra", i, skill): extra uses of the skill granted to i today (extra_use, per day)
+        self.extra = sorted({e.args["skill"] for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)
+                             and e.args.get("per", "day") == "day" and e.args.get("skill") not in (None, "$all")})
         self.keys = self._keys()
         self.table = None    # {"players": n, "rest": {identity: dealt count}} when a game is replayed at a table
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)
@@ -273,6 +276,7 @@ class Interp:
             out += [("gained", i, sk) for sk in self.gained]
             out += [("counter", c, i) for c in self.pcounters]
             out += [("spent", i, uid) for uid in sorted(self.limited)]
+            out += [("extra", i, sk) for sk in self.extra]
         out += [("counter", c) for c in self.gcounters]
         # living players of each identity outside the slots (read only at a table, see
         # models/encoding/table.py; the interpreter checks the slots alone)
@@ -312,6 +316,8 @@ class Interp:
             return (0, 1)
         if head == "spent":
             return tuple(range(0, self.limited[key[2]] + 1))
+        if head == "extra":
+            return (0,)   # a game starts with no extra uses granted
         if head == "strength":   # a role's strength the text does not give
             return tuple(range(0, 21))
         if head == "game_day":
@@ -656,7 +662,7 @@ class Interp:
         for key in self.keys:
             if key[0] == "counter" and st[key] != self.rs.counters[key[1]].initial:
                 return False
-            if key[0] == "spent" and st[key] != 0:
+            if key[0] in ("spent", "extra") and st[key] != 0:
                 return False
             if key[0] == "item" and st[key] != -1:
                 return False
@@ -1154,6 +1160,13 @@ class Interp:
     def _e_received_votes(self, e, a, st, w, pc):
         return self._vote_count("received", a, st, w, pc, None)
 
+    def _e_extra_use(self, e, a, st, w, pc):
+        # the holder may use the skill `count` more times today; a second grant the same day adds none
+        key = lambda i: ("extra", i, a.get("skill"))   # noqa: E731
+        n = int(a.get("count", 1))
+        return st.set({key(i): max(st[key(i)], n) for i in self._each(a.get("who", "self"), w, st, pc)
+                       if a.get("skill") in self.extra})
+
     def _e_give_item(self, e, a, st, w, pc):
         to = self.one(a.get("to", "self"), w)
         return st.set({("item", a["item"]): to}) if pc else st
@@ -1408,7 +1421,7 @@ class RestPlayer:
             return 1
         if head == "counter":
             return it.rs.counters[key[1]].initial
-        if head in ("spent", "received", "cause"):
+        if head in ("spent", "received", "cause", "extra"):
             return 0
         if head in ("ballot", "by"):
             return -1
@@ -1478,7 +1491,7 @@ def both_orders(it: Interp, st0, scene: list, a: tuple, b: tuple, pin: dict | No
     # nor is where targeting lands (LANGUAGE.md: swap), nor which lethal effect is the recorded
     # cause (LANGUAGE.md: going-out causes)
     # nor losing a skill one never held (mirror of scenarios.held_before)
-    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] not in ("redir", "cause", "by") and
+    diff = [key for key in sorted(written, key=repr) if ab[key] != ba[key] and key[0] not in ("redir", "cause", "by", "extra") and
             (key[0] not in OUT_IRRELEVANT or ab[("alive", key[1])] or ba[("alive", key[1])]) and
             (key[0] != "lost" or held_before(it, pre, key)) and
             (key[0] != "gained" or holds_differ(it, ab, ba, key))]

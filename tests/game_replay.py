@@ -124,10 +124,21 @@ def _daily_cap(rs, skill) -> int | None:
     u = skill.uses or {}
     if u.get("per") in ("day", "phase") and isinstance(u.get("count"), int):
         return u["count"]
-    extra = {(e.args or {}).get("skill") for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)}
+    # extra uses the interpreter does not count (not per day, or of every skill): no default cap
+    extra = {(e.args or {}).get("skill") for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)
+             and ((e.args or {}).get("per", "day") != "day" or (e.args or {}).get("skill") == "$all")}
     if not u and skill.timing and not skill.trigger and skill.name not in extra and "$all" not in extra:
         return len({rs.window_of(p) for p in skill.timing})
     return None
+
+
+def _with_extra(it: bf.Interp, st, skill, user: int, cap: int | None) -> int | None:
+    """The day's cap with the extra uses granted today (每天仅一次，可再次发动): the largest
+    grant any holder has when the skill is a team's, else the user's."""
+    if cap is None or skill.name not in it.extra:
+        return cap
+    shared = (skill.uses or {}).get("shared")
+    return cap + max(st[("extra", i, skill.name)] for i in (range(it.k) if shared else [user]))
 
 
 def _replay(rs, it: bf.Interp, w: dict, st):
@@ -186,7 +197,7 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 used[key] = used.get(key, 0) + 1
                 if used[key] > 1:
                     raise Illegal(f"{skill.name} answers its phase twice in one day")
-            cap = _daily_cap(rs, skill)
+            cap = _with_extra(it, st, skill, mv["self"], _daily_cap(rs, skill))
             if cap is not None:
                 key = (skill.uid, None if u.get("shared") else mv["self"])
                 used[key] = used.get(key, 0) + 1
@@ -280,7 +291,8 @@ def _replay(rs, it: bf.Interp, w: dict, st):
                 st = st.set({key: v for i in range(k) for key, v in
                              ((("alive", i), st[("alive", i)] and not st[("dying", i)]), (("dying", i), False))})
                 st = st.set({("status", i, s): False for i in range(k) for s in temporary} |
-                            ({("redir", i): i for i in range(k)} if it.redirects else {}))
+                            ({("redir", i): i for i in range(k)} if it.redirects else {}) |
+                            {("extra", i, sk): 0 for i in range(k) for sk in it.extra})
         prev = mv
     st = st.set({("game_day",): today})   # a window after the moves is on their last day
     return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began, "done": done,
@@ -334,7 +346,7 @@ def _window_follows(rs, it: bf.Interp, w: dict, st, today: dict) -> None:
                 raise Illegal(f"{skill.name} in a phase earlier than that day's moves")
             if r in today["began"] and not it.holds(today["began"][r], use["self"], skill):
                 raise Illegal(f"{skill.name} was gained during the phase it is used in")
-        u, cap = skill.uses or {}, _daily_cap(rs, skill)
+        u, cap = skill.uses or {}, _with_extra(it, st, skill, use["self"], _daily_cap(rs, skill))
         if cap is not None:
             key = (skill.uid, None if u.get("shared") else use["self"])
             counts[key] = counts.get(key, today["used"].get(key, 0)) + 1

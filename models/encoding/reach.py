@@ -12,7 +12,7 @@ from ..schema import VOTE_OUT_CAUSES
 from .decode import concrete, number, pack
 from .semantics import Unbound
 from .solver import Answer, Solver
-from .sorts import RECORDS, State, cause_index
+from .sorts import RECORDS, State, cause_index, daily_extra_uses
 from .readings import reads_reading
 from .quiet import answers_going_out, on_own_going_out, quiet_identities
 from .table import Table, at_table, composition, deal_table, players_range
@@ -258,7 +258,8 @@ class Transitions:
                     guard = z3.BoolVal(True, w.ctx)
                     new = settled(w, st).set({("status", i, s): z3.BoolVal(False, w.ctx)
                                   for s in temporary_statuses(w.rs) for i in range(w.k) if ("status", i, s) in st.terms} |
-                                 {("redir", i): z3.IntVal(i, w.ctx) for i in range(w.k) if ("redir", i) in st.terms})
+                                 {("redir", i): z3.IntVal(i, w.ctx) for i in range(w.k) if ("redir", i) in st.terms} |
+                                 {("extra", i, sk): z3.IntVal(0, w.ctx) for sk in w.vocab.extra for i in range(w.k)})
                 elif mv.label == "settle":
                     # only when someone is about to go out: a trace shows no move that does nothing
                     guard, new = z3.Or([st[("dying", j)] for j in range(w.k)]), settled(w, st)
@@ -492,7 +493,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             states.append(st)
             days.append(days[-1] + z3.If(_among(sel, new_day), 1, 0))
         cs += faction_out_timing(trans, sels, states)   # counts the table: inside at_table
-    cs += use_limits(trans, sels) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
+    cs += use_limits(trans, sels, states) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
         no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
         collected_at_phase_start(trans, sels, states) + forced_in_phase(trans, sels, states)
     cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days)
@@ -532,15 +533,38 @@ def _daily(mv: Move, extra: frozenset = frozenset()) -> int | None:
 
 
 def extra_uses(rs) -> frozenset:
-    """The names of the skills some effect grants extra uses of (extra_use)."""
-    return frozenset((e.args or {}).get("skill") for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict))
+    """The names of the skills some effect grants extra uses of that the engine does not count
+    (not per day, or of every skill: no default limit for them). Extra uses a day are state,
+    ("extra", i, skill), and raise the day's limit (use_limits)."""
+    daily = set(daily_extra_uses(rs))
+    return frozenset((e.args or {}).get("skill") for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)
+                     and (e.args or {}).get("skill") not in daily)
 
 
-def use_limits(trans: Transitions, sels: list) -> list:
+def _allowance(world: World, st: State, mv: Move) -> z3.ArithRef | int:
+    """Extra uses of the move's skill granted today, in st (0 for other skills); a team's
+    skill (shared limit) gets the largest grant of any holder."""
+    if mv.skill is None or mv.skill.name not in world.vocab.extra:
+        return 0
+    grants = [st[("extra", i, mv.skill.name)] for i in
+              (range(world.k) if (mv.skill.uses or {}).get("shared") else [mv.binding.self_slot])]
+    best = grants[0]
+    for g in grants[1:]:
+        best = z3.If(g > best, g, best)
+    return best
+
+
+def _own_grant(skill: Skill) -> int:
+    """The extra uses a day the skill's own effects may grant it."""
+    return max([int(e.args.get("count", 1)) for e in skill.all_effects() if e.kind == "extra_use"
+                and isinstance(e.args, dict) and e.args.get("skill") == skill.name] + [0])
+
+
+def use_limits(trans: Transitions, sels: list, states: list) -> list:
     """A skill limited per day or per phase is used at most its count between two "day"
-    moves (per phase is counted per day: fewer witnesses, never an illegal one); a shared
-    limit counts all holders together; one vote-out a day. Per-game limits are state (("spent", i, uid)),
-    checked by each move's guard."""
+    moves (per phase is counted per day: fewer witnesses, never an illegal one), plus the
+    extra uses granted that day before the use; a shared limit counts all holders together;
+    one vote-out a day. Per-game limits are state (("spent", i, uid)), checked by each move's guard."""
     groups: dict[tuple, list[int]] = {}
     day = day_moves(trans)
     extra = extra_uses(trans.world.rs)
@@ -552,13 +576,17 @@ def use_limits(trans: Transitions, sels: list) -> list:
             who = None if (mv.skill.uses or {}).get("shared") else mv.binding.self_slot
             groups.setdefault((mv.skill.uid, who, count), []).append(idx)
     out = []
+    world = trans.world
     for (_, _, count), idxs in sorted(groups.items(), key=repr):
-        if count >= len(sels):
+        first = trans.moves[idxs[0]]
+        granted = first.skill is not None and first.skill.name in world.vocab.extra
+        if count >= len(sels) and not granted:
             continue
         used = z3.IntVal(0, sels[0].ctx)
-        for sel in sels:
+        for t, sel in enumerate(sels):
             used = z3.If(_among(sel, day), 0, used + z3.If(_among(sel, idxs), 1, 0))
-            out.append(used <= count)
+            # the grants made before this move today (the state before it)
+            out.append(used <= count + (_allowance(world, states[t], first) if granted else 0))
     return out + cooldowns(trans, sels)
 
 
@@ -777,6 +805,12 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
         in_window = sum(1 for m in window if m.skill.uid == mv.skill.uid and
                         (shared or m.binding.self_slot == mv.binding.self_slot))
         used = z3.Sum([z3.If(z3.And(today[j], _among(sels[j], same)), 1, 0) for j in range(t)] + [z3.IntVal(0, ctx)])
+        if mv.skill.name in trans.world.vocab.extra:
+            if states is None:
+                continue   # the grants made today are not known here: no limit (never too few)
+            # the extra uses granted before the window, and those its own uses may grant
+            # while it resolves (a second use in one window rests on the first's grant)
+            count += _allowance(trans.world, states[t], mv) + (_own_grant(mv.skill) if in_window > 1 else 0)
         parts.append(used + in_window <= count)
     cooled = _cooled_moves(trans)
     for mv in window:

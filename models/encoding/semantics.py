@@ -666,6 +666,17 @@ class Semantics:
     def _e_received_votes(self, e, a, st, b, pc):
         return self._vote_count("received", a, st, b, pc, None)
 
+    def _e_extra_use(self, e, a, st, b, pc):
+        """每天可再次发动: the holder may use the skill count more times today (a grant made again
+        the same day gives no more)."""
+        upd = {}
+        count = z3.IntVal(int(a.get("count", 1)), self.ctx)
+        for i, g in self.slots(a.get("who", "self"), b, st):
+            key = ("extra", i, a.get("skill"))
+            if key in st.terms:
+                upd |= self._upd(st, key, z3.And(pc, g), z3.If(st[key] < count, count, st[key]))
+        return st.set(upd)
+
     def _e_give_item(self, e, a, st, b, pc):
         to = self.one(a.get("to", "self"), b, st)
         return st.set(self._upd(st, ("item", a["item"]), pc, z3.IntVal(to, self.ctx)))

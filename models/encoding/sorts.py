@@ -109,6 +109,9 @@ class Vocabulary:
     # a going-out trigger reads who caused it (its killer): ("by", i) is the slot whose
     # move put slot i out or about to go out (-1 nobody, or a vote)
     killers: bool = False
+    # skills an effect grants extra uses a day (extra_use): ("extra", i, name) is the extra
+    # uses slot i has been granted today (reset when a day begins)
+    extra: list = field(default_factory=list)
 
     @staticmethod
     def of(rs: Ruleset, k: int) -> "Vocabulary":
@@ -121,14 +124,20 @@ class Vocabulary:
                           any(_changes_role(e) for e in rs.effects()), _mentions(rs.raw, SEAT_WORDS),
                           per_game_limits(rs), dealable_roles(rs), tracked_causes(rs),
                           any(e.kind in REDIRECT_KINDS for e in rs.effects()), fractional_votes(rs),
-                          reads_killer(rs))
+                          reads_killer(rs), daily_extra_uses(rs))
 
 
 GOING_OUT_EVENTS = ("went_out", "killed", "about_to_go_out")
 
 # values the engine keeps to decide later questions (why and by whom a player went out, where
-# targeting lands), not outcomes a judge rules on
-RECORDS = ("cause", "redir", "by")
+# targeting lands, extra uses granted today), not outcomes a judge rules on
+RECORDS = ("cause", "redir", "by", "extra")
+
+
+def daily_extra_uses(rs: Ruleset) -> list[str]:
+    """The skills an effect grants extra uses a day of (每天仅一次，可再次发动)."""
+    return sorted({e.args["skill"] for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)
+                   and e.args.get("per", "day") == "day" and e.args.get("skill") not in (None, "$all")})
 
 
 def _names_source(x) -> bool:
@@ -263,6 +272,8 @@ class StateFactory:
                 t[("counter", c, i)] = z3.Int(f"{prefix}_ct_{c}_{i}", ctx)
             for uid, _ in v.limited:
                 t[("spent", i, uid)] = z3.Int(f"{prefix}_spent_{i}_{uid}", ctx)
+            for sk in v.extra:
+                t[("extra", i, sk)] = z3.Int(f"{prefix}_extra_{i}_{sk}", ctx)
         for c in v.global_counters:
             t[("counter", c)] = z3.Int(f"{prefix}_ct_{c}", ctx)
         for r in v.rest_roles:

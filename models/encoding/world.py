@@ -446,6 +446,7 @@ class World:
             cs += [st[("redir", i)] == i for i in range(self.k)]
         if self.vocab.killers:
             cs += [st[("by", i)] == -1 for i in range(self.k)]
+        cs += [st[("extra", i, sk)] == 0 for sk in self.vocab.extra for i in range(self.k)]
         return cs + self.sem.reading_domain()
 
     # ---- skills -----------------------------------------------------------------------------
