@@ -139,6 +139,7 @@ class Skill:
     part_of: str | None = None       # the text's words for what an encoding-made entry is part of
     shown: str = ""                  # how reports show it, 【…】 (Ruleset.name_skills)
     told: str | None = None          # a use in the text's words, for an entry the encoding named
+    table_wide: bool = False         # held through a label every card carries: a rule of the table
 
     def __post_init__(self) -> None:
         self.shown = self.shown or f"【{self.name}】"
@@ -282,6 +283,24 @@ class Ruleset:
                 base = None
             lines = "、".join(str(n) for n in skill.where.src)
             skill.shown = f"【{base}】（第{lines}行的部分）" if base and self.in_text(base) and lines else f"【{skill.name}】"
+        everyone = self.labels_of_every_card()
+        for skill in self.skills:
+            skill.table_wide = (skill.owner or {}).get("label") in everyone
+
+    def labels_of_every_card(self) -> set[str]:
+        """Labels every dealable identity's card carries (with the labels they imply)."""
+        cards = []
+        for role in self.roles.values():
+            if role.created or role.count == 0:
+                continue
+            todo, seen = list(role.labels), set()
+            while todo:
+                lab = todo.pop()
+                if lab not in seen and lab in self.labels:
+                    seen.add(lab)
+                    todo.extend(self.labels[lab].implies_labels)
+            cards.append(seen)
+        return set.intersection(*cards) if cards else set()
 
     def skill_named(self, name: str) -> list[Skill]:
         return [s for s in self.skills if s.name == name]

@@ -104,3 +104,18 @@ def test_a_difference_only_in_a_record_names_the_rules_that_read_it():
                             "effects": [{"remove_status": {"who": "self", "status": "护盾"}}]}]), SOURCE)
     assert _read_later(rs, [("counter", "强击计数", 0)]) == ["（这一差别只在编码用的记录上；此后由【强击】（第2、3行的部分）读取）"]
     assert _read_later(rs, [("counter", "强击计数", 0), ("status", 0, "护盾")]) == []   # a named value differs
+
+
+def test_a_rule_of_the_whole_table_is_not_told_as_a_players_skill():
+    """A trigger held through a label every card carries (bookkeeping of the table) is told as
+    the rule resolving for a player, not as that player's skill."""
+    from models.encoding.reach import Move, move_text
+    from models.encoding.world import Binding
+    raw = _raw([])
+    raw["labels"] = [{"name": "角色", "src": 2}]
+    raw["roles"][0]["labels"] = ["角色"]
+    raw["skills"] = [{**_skill("强击计数", part_of="强击"), "owner": {"label": "角色"}}]
+    rs = load_inline(raw, SOURCE)
+    rule = next(s for s in rs.skills if s.name == "强击计数")
+    assert rule.table_wide
+    assert move_text(Move(rule, Binding(0), "skill"), day=2) == "第 2 天夜晚开始时，【强击】（第2、3行的部分）结算（P1）"

@@ -68,8 +68,7 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
 def labels_of_everyone(rs: Ruleset) -> set[str]:
     """Labels every identity's card carries (an encoding's holder of per-player bookkeeping,
     such as 角色): they tell a judge nothing about this player, so a cast line leaves them out."""
-    cards = [_dealt_labels(rs, name) for name, r in rs.roles.items() if not r.created and r.count != 0]
-    return set.intersection(*cards) if cards else set()
+    return rs.labels_of_every_card()
 
 
 def _dealt_labels(rs: Ruleset, role: str) -> set[str]:
@@ -130,7 +129,7 @@ def _item_origin(rs: Ruleset, items: list[str]) -> str:
 
 # Per-player yes/no values: (word when true, word when false, how the name is bracketed).
 _FLAGS = {
-    "alive": ("存活", "出局", None), "dying": ("即将出局", "不会出局", None),
+    "alive": ("未出局", "出局", None), "dying": ("即将出局", "不会出局", None),
     "status": ("持有", "不持有", "[{}]"), "label": ("拥有", "没有", "[{}]标签"),
     "lost": ("失去", "保有", "【{}】"), "gained": ("获得了", "没有获得", "【{}】"),
 }

@@ -15,7 +15,7 @@ from ..domain import Skill
 from .decode import concrete
 from .quiet import answers_going_out
 from .reach import (bindings_for, faction_goal, game_days, game_over, going_out_follows, history_of,
-                    inner_bindings, move_json, phase_trigger, quiet_days_text, setup_choice, setup_skills,
+                    inner_bindings, move_json, phase_trigger, quiet_days_text, readings_of, setup_choice, setup_skills,
                     trigger_follows, unrolled, window_follows)
 from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
@@ -41,6 +41,7 @@ class ReadingResult:
     quiet: list = field(default_factory=list)  # the identities voted out on the quiet days, and their days
     quiet_days: list = field(default_factory=list)
     first_day: int = 1
+    others: list = field(default_factory=list)  # the readings of other ambiguities the game rests on
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome):
@@ -139,11 +140,14 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
             played = history_of(m, u, t)
             history = quiet_days_text(m, u, t) + [text for text, _ in played if text]
             quiet, first_day = game_days(m, u, t)
+            # the moves and the use may rest on how other ambiguities are read: the story says so
+            others = [f"「{name}」按「{option}」理解" for name, option in
+                      readings_of(m, world, [mv.skill for _, mv in played if mv.skill is not None] + [skill], skip=ambiguity)]
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
                                  _differing(m, world, u.states[t], si, sj, keys), history,
                                  composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts),
                                  [move_json(mv) for _, mv in played], [mv.role for _, mv in quiet],
-                                 [d for d, _ in quiet], first_day)
+                                 [d for d, _ in quiet], first_day, others)
     return ReadingResult(ans)
 
 

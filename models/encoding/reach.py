@@ -1276,19 +1276,24 @@ def _without_window(name: str) -> str:
     return f"{head}{sep}{kept}"
 
 
-def readings_text(m, world: World, skills) -> list[str]:
-    """The readings a game was played under, for the ambiguities these skills read (an
-    option no ruling picked): “按「…」理解”."""
+def readings_of(m, world: World, skills, skip: str | None = None) -> list[tuple[str, str]]:
+    """(ambiguity, option) a game was played under, for the ambiguities these skills read
+    (an option no ruling picked; not skip)."""
     parts = [[s.condition, (s.targets or {}).get("filter")] + [[e.args, e.guard] for e in s.all_effects()] for s in skills]
     out = []
     for amb in world.rs.ambiguities:
-        if not reads_reading(parts, amb["name"]) or world.rs.ruled_option(amb["name"]):
+        if amb["name"] == skip or not reads_reading(parts, amb["name"]) or world.rs.ruled_option(amb["name"]):
             continue
         v = m.eval(world.sem.reading_var(amb["name"]), model_completion=True)
         options = [o["name"] for o in amb["options"]]
         if z3.is_int_value(v) and 0 <= v.as_long() < len(options):
-            out.append(f"按「{options[v.as_long()]}」理解")
+            out.append((amb["name"], options[v.as_long()]))
     return out
+
+
+def readings_text(m, world: World, skills) -> list[str]:
+    """The readings a game was played under, for the ambiguities these skills read: “按「…」理解”."""
+    return [f"按「{option}」理解" for _, option in readings_of(m, world, skills)]
 
 
 def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = None) -> str:
@@ -1352,6 +1357,9 @@ def move_text(mv: Move, day: int | None = None) -> str:
         phase, start = trig.get("phase", ""), trig.get("event") == "phase_start"
         moment = phase if phase.endswith("时") and start else f"{phase}{'开始' if start else '结束'}时"
         when = f"{on}{moment}，" if _phase_trigger(mv.skill) else ""
+        if mv.skill.table_wide:
+            # a rule of the whole table (held through a label every card carries), not a player's skill
+            return f"{when}{mv.skill.shown}结算（P{mv.binding.self_slot + 1}）" + (f"，目标 {tgt}" if tgt else "")
         return f"{when}P{mv.binding.self_slot + 1} 的{mv.skill.shown}触发" + (f"，目标 {tgt}" if tgt else "")
     timing = list(mv.skill.timing)
     # a skill of many phases: the span of them (which one the move took is not known)

@@ -343,7 +343,7 @@ class Ambiguity(Analysis):
             # the cast as dealt when a history leads to the use (the steps tell what happened)
             scenario={"roles": [describe_player(rs, game.dealt or game.start, i, dealt=True) for i in cast] + ([rest] if rest else []),
                       "steps": ([size + "，开局时（其余开局技能结算之后）"] * bool(size) + [use]) if at_setup else
-                               [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行）"] +
+                               [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行" + "".join(f"，{r}" for r in game.others) + "）"] +
                                _now(rs, game, cast) + [use],
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
                                    f"按「{b}」：" + ("；".join(other) or "无变化")] + _read_later(rs, game.differing)},
