@@ -18,14 +18,16 @@ def load_inline(raw: dict, source: str):
         return load_ruleset(d)
 
 
-def one_each(skills: dict[str, list], source: str, statuses: list[str], phases=("夜晚", "白天"), depth: int = 2):
+def one_each(skills: dict[str, list], source: str, statuses: list[str], phases=("夜晚", "白天"), depth: int = 2,
+             **more):
     """A table of one card per role, each role its own faction, with these skills (role ->
-    skills), the phases in this order every day and these statuses."""
+    skills), the phases in this order every day and these statuses; more: other top-level
+    entries (counters, ambiguities…)."""
     roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1, **({"skills": s} if s else {})}
              for r, s in skills.items()]
     n = len(roles)
     raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
            "bounds": {"players": 4, "depth": depth}, "setup": {"src": 2, "players": {"min": n, "max": n, "src": 2}},
            "phases": [{"name": p, "src": 6} for p in phases], "statuses": [{"name": s, "src": 3} for s in statuses],
-           "factions": [{"name": f"{r}阵营", "src": 2} for r in skills], "roles": roles}
+           "factions": [{"name": f"{r}阵营", "src": 2} for r in skills], "roles": roles, **more}
     return load_inline(raw, source)

@@ -7,7 +7,7 @@ import z3
 from models.encoding.reach import bounded_trace
 from models.encoding.solver import Solver
 from models.encoding.world import World
-from tests.inline_rulesets import load_inline
+from tests.inline_rulesets import one_each
 
 SOURCE = ("# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n"
           "侦查[夜晚]：查验一名角色；若其为乙，则每天仅一次，可再次发动此技能。\n（空行）\n（空行）\n每天先夜晚、后白天。\n")
@@ -20,15 +20,7 @@ def _ruleset():
                                  {"extra_use": {"who": "self", "skill": "侦查", "count": 1, "per": "day"},
                                   "if": {"role": ["target", "乙"]}}]}],
               "乙": [], "丙": [], "丁": []}
-    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1, **({"skills": s} if s else {})}
-             for r, s in skills.items()]
-    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
-           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
-           "phases": [{"name": "夜晚", "src": 6}, {"name": "白天", "src": 6}],
-           "statuses": [{"name": "被查", "src": 3}],
-           "counters": [{"name": "查验数", "src": 3, "scope": "global", "initial": 0}],
-           "factions": [{"name": f"{r}阵营", "src": 2} for r in skills], "roles": roles}
-    return load_inline(raw, SOURCE)
+    return one_each(skills, SOURCE, ["被查"], counters=[{"name": "查验数", "src": 3, "scope": "global", "initial": 0}])
 
 
 def _twice(rs, without_grant: bool):

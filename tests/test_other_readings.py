@@ -1,7 +1,7 @@
 """A reading's game that rests on how another ambiguity is read says so in its story."""
 from __future__ import annotations
 
-from tests.inline_rulesets import load_inline
+from tests.inline_rulesets import one_each
 from verifier.engine import check
 
 SOURCE = ("# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n"
@@ -19,15 +19,7 @@ def _ruleset():
                   "alive": True, "any": [{"lacks_status": "标记"}, {"has_status": "标记", "if": {"reading": ["射击标记者", "是"]}}]}},
                      "effects": [{"out": {"who": "target", "cause": "射击"}}]}],
               "丙": [], "丁": []}
-    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1, **({"skills": s} if s else {})}
-             for r, s in skills.items()]
-    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
-           "bounds": {"players": 4, "depth": 3}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
-           "phases": [{"name": "夜晚", "src": 6}, {"name": "白天", "src": 6}],
-           "statuses": [{"name": "标记", "src": 3}],
-           "ambiguities": [amb("侦查是否生效"), amb("射击标记者")],
-           "factions": [{"name": f"{r}阵营", "src": 2} for r in skills], "roles": roles}
-    return load_inline(raw, SOURCE)
+    return one_each(skills, SOURCE, ["标记"], depth=3, ambiguities=[amb("侦查是否生效"), amb("射击标记者")])
 
 
 def test_the_story_names_the_other_reading_it_rests_on():
