@@ -333,7 +333,7 @@ class Ambiguity(Analysis):
         other = [t for t in outcome_text(rs, game.differing, ib, world.vocab.causes).split("；") if t]
         tgt = "、".join(f"P{t + 1}" for t in game.binding.targets)
         at_setup = skill in setup_skills(world)
-        use = move_text(Move(skill, game.binding, skill.name)) if skill.trigger else \
+        use = move_text(Move(skill, game.binding, skill.name)) if skill.trigger or skill.told else \
             f"P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         return Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(amb["name"],),
