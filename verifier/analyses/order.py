@@ -159,7 +159,8 @@ class OrderDependence(Analysis):
             cast[i] = "结果涉及的其他玩家"
         for text, mv in res.history:   # who acted, or was acted on, on the way to the window (as told)
             if text and mv.binding is not None:
-                cast.setdefault(mv.binding.self_slot, "此前行动者")
+                if mv.skill is None or not mv.skill.told or "{self}" in mv.skill.told:   # a told use may not name its user
+                    cast.setdefault(mv.binding.self_slot, "此前行动者")
                 for t in mv.binding.targets:
                     cast.setdefault(t, "此前的目标")
         # the cast as dealt when a history leads to the window (the steps tell what happened)
