@@ -175,7 +175,8 @@ def _values_of(world, st: State, role: str) -> dict:
                     "received": lambda: z3.IntVal(0, ctx), "status": lambda: T if key[2] in statuses else F,
                     "label": lambda: T if key[2] in labels else F, "lost": lambda: F, "gained": lambda: F,
                     "spent": lambda: z3.IntVal(0, ctx), "cause": lambda: z3.IntVal(0, ctx),
-                    "redir": lambda: z3.IntVal(0, ctx), "by": lambda: z3.IntVal(-1, ctx)}[head]()   # slot-0 keys: targeting lands on itself
+                    "redir": lambda: z3.IntVal(0, ctx), "by": lambda: z3.IntVal(-1, ctx),
+                    "extra": lambda: z3.IntVal(0, ctx)}[head]()   # slot-0 keys: targeting lands on itself
     return out
 
 

@@ -387,6 +387,7 @@ class World:
             cs.append(z3.Not(st[("lose", f)]))
         for uid, count in self.vocab.limited:
             cs += [z3.And(st[("spent", i, uid)] >= 0, st[("spent", i, uid)] <= count) for i in range(self.k)]
+        cs += [st[("extra", i, sk)] >= 0 for sk in self.vocab.extra for i in range(self.k)]
         cs += [fact.build(st) for fact in self.derived] if derived else []
         return cs + self.sem.reading_domain()
 
