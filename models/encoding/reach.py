@@ -580,8 +580,8 @@ def use_limits(trans: Transitions, sels: list, states: list) -> list:
     for (_, _, count), idxs in sorted(groups.items(), key=repr):
         first = trans.moves[idxs[0]]
         granted = first.skill is not None and first.skill.name in world.vocab.extra
-        if count >= len(sels) and not granted:
-            continue
+        if count >= len(sels):
+            continue   # never more uses than moves: no constraint (extra grants only raise the limit)
         used = z3.IntVal(0, sels[0].ctx)
         for t, sel in enumerate(sels):
             used = z3.If(_among(sel, day), 0, used + z3.If(_among(sel, idxs), 1, 0))
