@@ -326,26 +326,7 @@ def shortest(solver: Solver, u, base: list, at: list, ans: Answer, t: int, purpo
             ans, moves = got, keep
         else:
             j += 1
-    return _other_targets(solver, u, base, at, ans, moves, purpose), len(moves)
-
-
-def _other_targets(solver: Solver, u, base: list, at: list, ans: Answer, moves: list, purpose: str) -> Answer:
-    """The same history with no move that targets its own user (a seer checking himself, a
-    wolf biting himself), when one exists: each step keeps its skill and user and may change
-    its targets. A judge reads such a move as contrived; the rules mostly allow it."""
-    ms = u.trans.moves
-    own = lambda i: ms[i].skill is not None and ms[i].binding is not None and \
-        ms[i].binding.self_slot in ms[i].binding.targets   # noqa: E731
-    if not any(own(mv) for mv in moves):
-        return ans
-    same = [[i for i, m in enumerate(ms) if not own(i) and m.skill is ms[mv].skill and m.label == ms[mv].label
-             and (m.binding.self_slot if m.binding else None) == (ms[mv].binding.self_slot if ms[mv].binding else None)]
-            for mv in moves]
-    if any(not s for s in same):
-        return ans
-    pinned = [z3.Or([u.sels[t] == i for i in s]) for t, s in enumerate(same)]
-    got = solver.check(base + pinned + [at[len(moves)]], f"{purpose}-targets", rlimit=solver.rlimit * CONFIRM_DEAL_BUDGET)
-    return got if got.sat else ans
+    return ans, len(moves)
 
 
 def _decoded(world: World, ans: Answer, s0: State, pre: State, ab: State, ba: State, keys: list) -> OrderResult:
