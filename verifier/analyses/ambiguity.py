@@ -116,12 +116,14 @@ def readers(rs, name: str) -> list:
 
 
 def _read_later(rs, differing) -> list[str]:
-    """When the difference is only in values the post never names (the encoding's records),
-    which rules read them: where the two readings part later."""
+    """When the difference is only in values the post never names (the encoding's records):
+    said so, that whether it changes a later outcome was not compared (a record may be reset
+    before anything reads it), and which rules read it."""
     if any(named_in_text(rs, k) or k[0] == "gained" for k in differing):
         return []   # a gained part of a skill is told as that part of the text's skill
     skills = without_parts([s.shown for k in differing for s in readers_of(rs, k)])
-    return [f"（这一差别只在编码用的记录上；此后由{'、'.join(skills)}读取）"] if skills else []
+    return [f"（这一差别只在编码用的记录上，是否改变此后的结算未作比较；读取这一记录的规则：{'、'.join(skills)}）"] \
+        if skills else []
 
 
 def _game(skill, game, name: str, pair: tuple, at_setup: bool) -> dict:
