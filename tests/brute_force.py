@@ -193,8 +193,11 @@ class Interp:
         self.redirects = any(e.kind == "swap" for e in rs.effects())   # redirect: not modelled
         self.killers = self._reads_killer()   # ("by", i): whose move put i out (-1 none)
         # ("extra", i, skill): extra uses of the skill granted to i today (extra_use, per day)
+        # (only for skills whose daily limit is the default one; a stated count is kept as is)
+        stated = {sk.name for sk in rs.skills if (sk.uses or {}).get("per") in ("day", "phase")
+                  and isinstance((sk.uses or {}).get("count"), int)}
         self.extra = sorted({e.args["skill"] for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)
-                             and e.args.get("per", "day") == "day" and e.args.get("skill") not in (None, "$all")})
+                             and e.args.get("per", "day") == "day" and e.args.get("skill") not in (None, "$all", *stated)})
         self.keys = self._keys()
         self.table = None    # {"players": n, "rest": {identity: dealt count}} when a game is replayed at a table
         self.havocs = 0      # opaque writes so far in the current run (see _e_opaque)

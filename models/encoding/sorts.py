@@ -135,9 +135,14 @@ RECORDS = ("cause", "redir", "by", "extra")
 
 
 def daily_extra_uses(rs: Ruleset) -> list[str]:
-    """The skills an effect grants extra uses a day of (每天仅一次，可再次发动)."""
+    """The skills an effect grants extra uses a day of (每天仅一次，可再次发动) whose daily limit is
+    the default one (once a phase). A skill with a stated daily count keeps that count: its
+    extra uses are not counted (fewer witnesses, never an illegal one; counting them made every
+    game question of zemu larger and lost a witness at its budget)."""
+    stated = {s.name for s in rs.skills if (s.uses or {}).get("per") in ("day", "phase")
+              and isinstance((s.uses or {}).get("count"), int)}
     return sorted({e.args["skill"] for e in rs.effects() if e.kind == "extra_use" and isinstance(e.args, dict)
-                   and e.args.get("per", "day") == "day" and e.args.get("skill") not in (None, "$all")})
+                   and e.args.get("per", "day") == "day" and e.args.get("skill") not in (None, "$all", *stated)})
 
 
 def _names_source(x) -> bool:
