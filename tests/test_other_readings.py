@@ -27,3 +27,5 @@ def test_the_story_names_the_other_reading_it_rests_on():
              if f.kind == "ambiguity" and f.verdict == "witnessed" and "射击标记者" in f.subjects]
     [f] = found
     assert any("「侦查是否生效」按「是」理解" in step for step in f.scenario["steps"]), f.scenario["steps"]
+    # the use names its day and phase, like the moves before it
+    assert f.scenario["steps"][-1].startswith("第 1 天白天，P"), f.scenario["steps"]

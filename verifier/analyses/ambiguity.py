@@ -335,8 +335,13 @@ class Ambiguity(Analysis):
         other = [t for t in outcome_text(rs, game.differing, ib, world.vocab.causes).split("；") if t]
         tgt = "、".join(f"P{t + 1}" for t in game.binding.targets)
         at_setup = skill in setup_skills(world)
-        use = move_text(Move(skill, game.binding, skill.name)) if skill.trigger or skill.told else \
-            f"P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
+        # the use's day and phase (the moves before it say how many days went by)
+        day = None if at_setup else game.first_day + sum(1 for mv in game.moves if mv.get("move") == "day")
+        timing = list(skill.timing)
+        phases = "/".join(timing) if len(timing) <= 2 else f"{timing[0]}至{timing[-1]}"
+        when = f"第 {day} 天{phases}，" if day and timing else ""
+        use = move_text(Move(skill, game.binding, skill.name), day) if skill.trigger or skill.told else \
+            f"{when}P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         return Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(amb["name"],),
             message=f"「{amb['text']}」有多种理解：按「{a}」与按「{b}」，{cx.skill_text(skill)}的结果不同。",
