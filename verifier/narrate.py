@@ -93,7 +93,7 @@ def _setup_givers(rs: Ruleset, kind: str, arg: str, value: str) -> set[str]:
 
 def _role_origin(rs: Ruleset, st: dict, i: int) -> str:
     """A player whose identity is not the card it was dealt: which card, and how it changed
-    when only setup skills change it to this one (“（发牌为盗贼，开局时经【偷换】成为女巫）”)."""
+    when only setup skills change it to this one (“（发牌为X，开局时经【Y】成为Z）”)."""
     dealt, role = st.get(("dealt", i)), st.get(("role", i))
     if dealt is None or role is None or dealt == role:
         return ""
