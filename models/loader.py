@@ -213,7 +213,7 @@ def load_ruleset(folder: str) -> Ruleset:
         labels={x["name"]: Label(x["name"], tuple(x.get("implies_labels") or ()), tuple(x.get("implies_statuses") or ()),
                                  x.get("removable", True), w(x, ("labels", i))) for i, x in enumerate(data.get("labels") or [])},
         counters={c["name"]: Counter(c["name"], c.get("scope", "global"), c.get("initial", 0), c.get("min"), c.get("max"),
-                                     w(c, ("counters", i))) for i, c in enumerate(data.get("counters") or [])},
+                                     w(c, ("counters", i)), c.get("text")) for i, c in enumerate(data.get("counters") or [])},
         items={x["name"]: Item(x["name"], x.get("count", 1), w(x, ("items", i))) for i, x in enumerate(data.get("items") or [])},
         roles=roles, skills=skills, precedence=list(data.get("precedence") or []), voting=data.get("voting"),
         setup=data.get("setup") or {}, faq=list(data.get("faq") or []), externals=list(data.get("externals") or []),

@@ -141,7 +141,10 @@ def _with_extra(it: bf.Interp, st, skill, user: int, cap: int | None) -> int | N
     return cap + max(st[("extra", i, skill.name)] for i in (range(it.k) if shared else [user]))
 
 
-def _replay(rs, it: bf.Interp, w: dict, st):
+def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: dict | None = None):
+    """The moves of w's game from st, each checked legal (Illegal otherwise). switch: (n, values)
+    set before the n-th move (a reading read differently from there on); where["at"] is the
+    move being played."""
     by_uid = {s.uid: s for s in rs.skills}
     game = w["game"]
     after_triggers = (rs.win_check or {}).get("when") == "after_triggers"
@@ -175,7 +178,11 @@ def _replay(rs, it: bf.Interp, w: dict, st):
     done: set = set()   # (skill, user) used today
     # a move comes after setup: "it is phase P" never holds for the phases that happen once at setup
     setup_over = {("phase_is", p.name): False for p in rs.phases if p.once}
-    for mv in game["moves"]:
+    for n, mv in enumerate(game["moves"]):
+        if where is not None:
+            where["at"] = n
+        if switch is not None and n == switch[0]:
+            st = st.set(switch[1])
         st = st.set({("game_day",): today} | setup_over)   # what a condition on the day (第一天…) reads
         skill = by_uid.get(mv.get("skill")) if mv["move"] == "skill" else None
         moving_to = 10 ** 6 if mv["move"] == "day" else \
@@ -419,6 +426,30 @@ def _claim(rs, it: bf.Interp, w: dict, st) -> bool:
     return True
 
 
+def _played_on(rs, it: bf.Interp, w: dict, st, end, reasons: list) -> bool:
+    """A reading's game played on after its use (claim.reading.from: the use's place in the
+    moves): the same moves with the second option read from the use on either reach an end
+    that differs in the values named, or cannot play the move at claim.reading.blocked."""
+    r = w["claim"]["reading"]
+    key = ("reading", r["name"])
+    other, where = it._options(r["name"]).index(r["options"][1]), {}
+    try:
+        theirs, _ = _replay(rs, it, w, bf.View(st), switch=(r["from"], {key: other}), where=where)
+    except Illegal as exc:
+        if r.get("blocked") is not None and where.get("at") == r["blocked"]:
+            return True
+        reasons.append(f"under the second option: {exc}")
+        return False
+    if r.get("blocked") is not None:
+        reasons.append("the move claimed impossible under the second option can be played")
+        return False
+    keys = [k for k in map(key_from_json, r["differing"]) if k in set(it.keys)]
+    if not any(end[k] != theirs[k] for k in keys):
+        reasons.append("the ends do not differ in the values named")
+        return False
+    return True
+
+
 def replay_game(rs, w: dict) -> tuple[bool, str]:
     """(reproduced, why not) for a witness with a "game"."""
     start = {key_from_json(k): v for k, v in w["game"]["start"].items()}
@@ -452,6 +483,8 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
                     reasons.append("the faction has still lost after the last move")
                     return False
             end, today = _replay(rs, it, w, bf.View(st))
+            if "from" in (reading or {}):
+                return _played_on(rs, it, w, st, end, reasons)
             if w["game"].get("window") is not None:
                 _window_follows(rs, it, w, end, today)
             use = ((w.get("claim") or {}).get("reading") or {}).get("use")

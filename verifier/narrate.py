@@ -170,7 +170,8 @@ def _named(rs: Ruleset, key: tuple) -> tuple[str | None, bool]:
     the encoding made up does not)."""
     kind = key[0]
     if kind == "counter":
-        return key[1], rs.in_text(key[1])
+        counter = rs.counters.get(key[1])
+        return key[1], rs.in_text(counter.text if counter is not None and counter.text else key[1])
     if kind in ("status", "label"):
         return key[2], rs.in_text(key[2])
     if kind in ("gained", "lost"):

@@ -14,7 +14,7 @@ import z3
 from ..domain import Skill
 from .decode import concrete
 from .quiet import answers_going_out
-from .reach import (bindings_for, faction_goal, game_days, game_over, going_out_follows, history_of,
+from .reach import (bindings_for, faction_goal, game_days, game_over, going_out_follows, history_of, move_text,
                     inner_bindings, move_json, phase_trigger, quiet_days_text, readings_of, setup_choice, setup_skills,
                     trigger_follows, unrolled, window_follows)
 from .scenarios import _shared, matters, shortest
@@ -42,6 +42,9 @@ class ReadingResult:
     quiet_days: list = field(default_factory=list)
     first_day: int = 1
     others: list = field(default_factory=list)  # the readings of other ambiguities the game rests on
+    # the game as the solver found it, to continue it (continue_reading): the use's step, the
+    # move numbers before it, the quiet days' choices, the state as dealt and the unrolling's quiet
+    pins: dict = field(default_factory=dict)
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome):
@@ -143,12 +146,94 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
             # the moves and the use may rest on how other ambiguities are read: the story says so
             others = [f"「{name}」按「{option}」理解" for name, option in
                       readings_of(m, world, [mv.skill for _, mv in played if mv.skill is not None] + [skill], skip=ambiguity)]
+            value = lambda x: m.eval(x, model_completion=True)   # noqa: E731
+            pins = {"step": t, "quiet": len(u.quiet_sels), "sels": [value(x).as_long() for x in u.sels[:t]],
+                    "quiet_sels": [value(x).as_long() for x in u.quiet_sels],
+                    "dealt": {k: value(v) for k, v in u.states[0].terms.items()}} if not at_setup else {}
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
                                  _differing(m, world, u.states[t], si, sj, keys), history,
                                  composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts),
                                  [move_json(mv) for _, mv in played], [mv.role for _, mv in quiet],
-                                 [d for d, _ in quiet], first_day, others)
+                                 [d for d, _ in quiet], first_day, others, pins)
     return ReadingResult(ans)
+
+
+CONTINUE_STEPS = 3   # moves after the use in which a difference only in records may show
+
+
+@dataclass
+class Continued:
+    """The found game played on after the use, the same moves under both options: the first
+    state where a value the text names differs, or a move that happens under one option and
+    cannot under the other."""
+    answer: Answer
+    history: list = field(default_factory=list)   # the moves after the use, told (as played under i)
+    moves: list = field(default_factory=list)     # the whole game as plain moves, the use among them
+    use_at: int = 0                               # the use's place in moves
+    under: tuple = ()                             # the state at the end under option i, under option j
+    differing: list = field(default_factory=list)
+    blocked: str = ""                             # the move that cannot happen under option j, told
+    blocked_at: int | None = None                 # its place in moves
+    compared: bool = True                         # False: the use is no move of a game (at setup)
+
+
+def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int,
+                     game: ReadingResult, skills: list, told) -> Continued:
+    """Where a use differs under two options only in records the post never names (told(key)
+    is false for every differing key): is it a difference in the game? The found game (its deal
+    and moves pinned) goes on with the use as its move and then at most CONTINUE_STEPS legal
+    moves under option i; the same moves are played under option j from the use on. Asked for
+    1, 2, … moves after the use, so the first consequence is the one shown. unsat: none within
+    that many moves of this game (a bound, not a proof about other games)."""
+    pins = game.pins
+    t = pins.get("step")
+    if t is None:
+        return Continued(Answer("unknown", reason="a use at setup is no move of a game"), compared=False)
+    u = unrolled(world, solver, t + 1 + CONTINUE_STEPS, skills, symmetric=False, quiet=pins["quiet"])
+    idx = next((n for n, mv in enumerate(u.trans.moves) if mv.skill is skill and mv.binding is not None
+                and (mv.binding.self_slot, mv.binding.targets, mv.binding.others) ==
+                (game.binding.self_slot, game.binding.targets, game.binding.others)), None)
+    if idx is None or len(u.quiet_sels) != len(pins["quiet_sels"]):
+        return Continued(Answer("unknown", reason="the use is no move of the found game"), compared=False)
+    var = world.sem.reading_var(ambiguity)
+    pinned = [var == i, u.sels[t] == idx] + [x == v for x, v in zip(u.sels, pins["sels"])] + \
+        [x == v for x, v in zip(u.quiet_sels, pins["quiet_sels"])] + \
+        [u.states[0][k] == v for k, v in pins["dealt"].items() if k in u.states[0].terms]
+    with at_table(world, u.table):
+        before = u.states[t]
+        other, possible = [before], []
+        for s in range(t, len(u.sels)):
+            # the use and the moves after it, with the same free choices (ballots…), read as option j
+            st, extra = u.trans.step(other[-1], u.sels[s], u.days[s], read_as=((var, j),), choices=u.choices[s])
+            other.append(st)
+            possible.append(extra[0])
+        keys = [k for k in sorted(before.terms, key=repr) if k[0] not in ("spent",) + RECORDS and told(k)]
+        # n moves after the use: a named value differs, or the n-th move cannot happen under j
+        differs = [z3.Or([matters(world, before, u.states[t + 1 + n], other[1 + n], k) for k in keys] +
+                         ([z3.And(u.sels[t + n] != -1, z3.Not(possible[n]))] if n else []) +
+                         [z3.BoolVal(False, world.ctx)]) for n in range(CONTINUE_STEPS + 1)]
+    # the use as a move of the found game (the pins alone): else nothing was compared
+    ans = solver.check(u.constraints + pinned, "reading-continue", rlimit=solver.rlimit * CONFIRM_BUDGET)
+    if not ans.sat:
+        return Continued(Answer("unknown", reason="the use is no move of the found game"), compared=False)
+    for n in range(1, CONTINUE_STEPS + 1):
+        ans = solver.check(u.constraints + pinned + [differs[n]], "reading-continue",
+                           rlimit=solver.rlimit * CONFIRM_BUDGET)
+        if ans.status != "unsat":
+            break
+    if not ans.sat:
+        return Continued(ans)
+    m = ans.model
+    picked = [m.eval(x, model_completion=True).as_long() for x in u.sels[:t + 1 + n]]
+    moves = [u.trans.moves[x] for x in picked if x >= 0]
+    mine, theirs = u.states[t + 1 + n], other[1 + n]
+    blocked = z3.is_true(m.eval(z3.And(u.sels[t + n] != -1, z3.Not(possible[n])), model_completion=True))
+    told_moves = history_of(m, u, t + 1 + n, since=t + 1)
+    day = game_days(m, u, t + n)[1] + sum(mv.label == "day" for mv in moves[:t + n + 1])
+    return Continued(ans, [text for text, _ in told_moves if text], [move_json(mv) for mv in moves], t,
+                     (concrete(m, mine, world.sorts), concrete(m, theirs, world.sorts)),
+                     [k for k in keys if z3.is_true(m.eval(matters(world, before, mine, theirs, k), model_completion=True))],
+                     move_text(moves[t + n], day) if blocked else "", t + n if blocked else None)
 
 
 def _declined_at_setup(world: World, skill: Skill, b: Binding) -> z3.BoolRef:

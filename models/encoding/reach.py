@@ -288,12 +288,16 @@ class Transitions:
         after_win = z3.Or([sel == -1] + late) if (w.rs.win_check or {}).get("when") == "after_triggers" else sel == -1
         return State(merged), z3.If(game_over(w, st), after_win, possible)
 
-    def step(self, st: State, sel: z3.ArithRef, day: z3.ArithRef | None = None) -> tuple[State, list]:
+    def step(self, st: State, sel: z3.ArithRef, day: z3.ArithRef | None = None,
+             read_as: tuple = (), choices: list | None = None) -> tuple[State, list]:
         """relation() for this state: built once over a state of fresh variables, then
         instantiated per step by substitution (z3 does that much faster than rebuilding
         every effect in Python). Unknown values an effect writes (havoc) are renamed per
         step, so every step still writes values of its own. day: the number of the day the
-        step is on, for conditions on the day (第一天…)."""
+        step is on, for conditions on the day (第一天…). read_as: (reading variable, option)
+        pairs this step is read under; the state it starts from keeps its own readings.
+        choices: the unknown values of another copy of this step (the same free choices, such
+        as ballots); last_choices holds those of the step just built."""
         if self._template is None:
             made = len(self.world.factory.made)
             pre, sel0 = self.world.state("move"), z3.Int("move_template", self.world.ctx)
@@ -303,10 +307,14 @@ class Transitions:
                               self.world.factory.made[made:])
             self.reads_day = self.world.sem.reads_day
         pre, sel0, keys, packed, havoc = self._template
+        fresh = choices if choices is not None else [z3.FreshConst(h.sort(), prefix="havoc") for h in havoc]
+        self.last_choices = fresh
         pairs = [(pre[k], st[k]) for k in keys if not pre[k].eq(st[k])] + [(sel0, sel)] + \
-                [(h, z3.FreshConst(h.sort(), prefix="havoc")) for h in havoc] + \
+                list(zip(havoc, fresh)) + \
                 ([(game_day(self.world), day)] if day is not None and self.reads_day else []) + \
-                [(flag, z3.BoolVal(False, self.world.ctx)) for flag in once_phase_flags(self.world)]
+                [(flag, z3.BoolVal(False, self.world.ctx)) for flag in once_phase_flags(self.world)] + \
+                [(var, z3.IntVal(option, self.world.ctx)) for var, option in read_as]
+        # one simultaneous substitution: a reading variable inside st's terms stays as it is
         got = z3.substitute(packed, *pairs)
         terms = [got.arg(i) for i in range(len(keys) + 1)]
         return State(dict(zip(keys, terms[:-1]))), [terms[-1]]
@@ -447,6 +455,7 @@ class Unrolled:
     quiet: Transitions | None = None   # the quiet days before states[0] (quiet.py)
     quiet_sels: list = field(default_factory=list)
     days: list = field(default_factory=list)   # the day each state is on (a term)
+    choices: list = field(default_factory=list)   # each move's unknown values (Transitions.step)
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
@@ -482,12 +491,13 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             st, extra = calm.step(st, sel)
             cs += extra
             quiet_sels.append(sel)
-        states, sels = [st], []
+        states, sels, choices = [st], [], []
         new_day = day_moves(trans)
         days = [z3.IntVal(1 + quiet, world.ctx)]   # the day each state is on (quiet days count)
         for t in range(depth):
             sel = z3.Int(f"move_{t}", world.ctx)
             st, extra = trans.step(st, sel, days[-1])
+            choices.append(trans.last_choices)
             cs += extra
             sels.append(sel)
             states.append(st)
@@ -496,7 +506,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
     cs += use_limits(trans, sels, states) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
         no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
         collected_at_phase_start(trans, sels, states) + forced_in_phase(trans, sels, states)
-    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days)
+    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days, choices)
     return cache[key]
 
 
@@ -1137,15 +1147,18 @@ def _free_vars(term) -> list:
     return out
 
 
-def history_of(m, u: Unrolled, upto: int) -> list[tuple[str, Move]]:
-    """The first upto moves of a model's trace, as (text, move); a new day says its number
-    (the moves begin on the day after the quiet days). A move told by no text ("") changed
-    nothing a judge rules on (_trigger_told)."""
+def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Move]]:
+    """The first upto moves of a model's trace (from move `since` on), as (text, move); a new
+    day says its number (the moves begin on the day after the quiet days). A move told by no
+    text ("") changed nothing a judge rules on (_trigger_told)."""
     out, day = [], game_days(m, u, upto)[1]
     for t, sel in enumerate(u.sels[:upto]):
-        mv = u.trans.moves[m.eval(sel, model_completion=True).as_long()]
+        n = m.eval(sel, model_completion=True).as_long()
+        if n < 0:
+            break   # play stopped (a faction has won)
+        mv = u.trans.moves[n]
         day += mv.label == "day"
-        if _quiet_trigger(m, mv, u.states[t], u.states[t + 1]):
+        if t < since or _quiet_trigger(m, mv, u.states[t], u.states[t + 1]):
             continue   # a phase's trigger that changed nothing (nothing to expire) is not told
         told = _trigger_told(m, u.trans.world, mv, u.states[t], u.states[t + 1])
         if told is not None:

@@ -6,7 +6,8 @@ from itertools import combinations, permutations
 from typing import Iterator
 
 from models.domain import without_parts
-from models.encoding.ambiguity import confirm_reading, reading_question, win_differs, wins_only_under
+from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, reading_question, win_differs,
+                                      wins_only_under)
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
 from models.encoding.reach import Move, bounded_trace, move_text, setup_skills
@@ -115,12 +116,17 @@ def readers(rs, name: str) -> list:
                                               [[e.args, e.guard] for e in s.all_effects()], name)]
 
 
+def _only_records(rs, differing) -> bool:
+    """The difference is only in values the post never names (the encoding's records); a
+    gained part of a skill is told as that part of the text's skill."""
+    return not any(named_in_text(rs, k) or k[0] == "gained" for k in differing)
+
+
 def _read_later(rs, differing) -> list[str]:
-    """When the difference is only in values the post never names (the encoding's records):
-    said so, that whether it changes a later outcome was not compared (a record may be reset
-    before anything reads it), and which rules read it."""
-    if any(named_in_text(rs, k) or k[0] == "gained" for k in differing):
-        return []   # a gained part of a skill is told as that part of the text's skill
+    """When the difference is only in the encoding's records and the game could not be played
+    on to compare (continue_reading): said so, and which rules read the record."""
+    if not _only_records(rs, differing):
+        return []
     skills = without_parts([s.shown for k in differing for s in readers_of(rs, k)])
     return [f"（这一差别只在编码用的记录上，是否改变此后的结算未作比较；读取这一记录的规则：{'、'.join(skills)}）"] \
         if skills else []
@@ -137,6 +143,15 @@ def _game(skill, game, name: str, pair: tuple, at_setup: bool) -> dict:
     # a use with a timing follows the moves as a window (its phase, limits, held before the phase)
     return {**window_game_json(game.dealt, game.moves, [use] if skill.timing and not at_setup else [], game.quiet,
                                game.quiet_days, game.first_day), "claim": claim}
+
+
+def _continued(then, name: str, pair: tuple, game) -> dict:
+    """The game for the independent interpreter when it is played on after the use: the use
+    is one of its moves; from it on the second option is read; the claim is that the ends
+    differ in the values named, or that the move at `blocked` cannot happen under the second."""
+    claim = {"reading": {"name": name, "options": list(pair), "from": then.use_at,
+                         "differing": ["|".join(map(str, k)) for k in then.differing], "blocked": then.blocked_at}}
+    return {**window_game_json(game.dealt, then.moves, [], game.quiet, game.quiet_days, game.first_day), "claim": claim}
 
 
 def _now(rs, game, cast) -> list[str]:
@@ -210,7 +225,21 @@ class Ambiguity(Analysis):
                     game = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
                                            trace_skills(rs, cx.world), 0)
                 if game.answer.sat:
-                    yield self._finding(cx, amb, s, (a, b), game, where)
+                    then, pair = None, (a, b)
+                    if _only_records(rs, game.differing):
+                        # a record the post never names differs: is there a difference in the game? The
+                        # same moves played on under each option; then with the found game read the
+                        # other way (a move one option forces and the other forbids shows only so)
+                        for x, y in ((i, j), (j, i)):
+                            then = continue_reading(cx.world, cx.solver, name, s, x, y, game,
+                                                    trace_skills(rs, cx.world), lambda k: named_in_text(rs, k))
+                            if then.answer.sat:
+                                pair = (options[x], options[y])
+                                break
+                        if not then.answer.sat and (then.answer.status == "unsat" or then.compared):
+                            yield self._records_only(cx, amb, s, (a, b), game, then, where)
+                            return
+                    yield self._finding(cx, amb, s, pair, game, where, then if then and then.answer.sat else None)
                     return
                 if game.answer.status == "unknown":
                     undecided = reason_zh(game.answer.reason)
@@ -258,6 +287,25 @@ class Ambiguity(Analysis):
                               locations=where, key=("ambiguity", name))
                 return
         yield self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下结果相同（{users}）。", False)
+
+    def _records_only(self, cx: Context, amb: dict, skill, pair: tuple, game, then, where) -> Finding:
+        """The readings change only a record the post never names, and the found game played on
+        shows no difference in the game (or that could not be decided): an open question, not
+        a witnessed one; the game shows the record, and the rules that read it are named."""
+        rs, name, (a, b) = cx.rs, amb["name"], pair
+        why = f"此后 {CONTINUE_STEPS} 步内结果没有不同" if then.answer.status == "unsat" else \
+            f"此后是否不同未能判定（{reason_zh(then.answer.reason)}）"
+        readers = without_parts([s.shown for k in game.differing for s in readers_of(rs, k)])
+        f = self._finding(cx, amb, skill, pair, game, where)
+        outcomes = [o for o in f.scenario["outcomes"] if not o.startswith("（这一差别")] + \
+            [f"（这一差别只在编码用的记录上；同样的行动继续下去，{why}" +
+             (f"；读取这一记录的规则：{'、'.join(readers)}" if readers else "") + "）"]
+        return replace(f, kind="unknown", severity="info", verdict="unknown", question=None, rulings=(),
+                       message=f"歧义{_asked(amb)}：按「{a}」与按「{b}」，{cx.skill_text(skill)}只改变编码用的记录；"
+                               f"在找到的对局中{why}（更长的对局未检查）。",
+                       message_en=f"The readings of '{name}' change only an encoding record in '{skill.name}'; the found "
+                                  f"game played on {CONTINUE_STEPS} more moves shows no difference in the game.",
+                       scenario={**f.scenario, "outcomes": outcomes})
 
     def _harmless(self, name: str, where, what: str, within_bounds: bool) -> Finding:
         """The readings give the same outcome (everywhere, or in every legal game within the bounds)."""
@@ -325,14 +373,19 @@ class Ambiguity(Analysis):
                 )
         return "unknown" if undecided else None
 
-    def _finding(self, cx: Context, amb: dict, skill, pair: tuple, game, where) -> Finding:
+    def _finding(self, cx: Context, amb: dict, skill, pair: tuple, game, where, then=None) -> Finding:
+        """then: the game played on after a use that differs only in records (continue_reading):
+        the story goes on to the first difference in the game, and the outcomes are those."""
         rs, world = cx.rs, cx.world
         name, (a, b) = amb["name"], pair
-        ia, ib = game.under
+        ia, ib = then.under if then else game.under
+        differing = then.differing if then else game.differing
         cast = range(world.k)
         size, rest = table_text(world.k, game.table, game.start, seated=world.vocab.seats)
-        changed = [t for t in outcome_text(rs, game.differing, ia, world.vocab.causes).split("；") if t]
-        other = [t for t in outcome_text(rs, game.differing, ib, world.vocab.causes).split("；") if t]
+        changed = [t for t in outcome_text(rs, differing, ia, world.vocab.causes).split("；") if t]
+        other = [t for t in outcome_text(rs, differing, ib, world.vocab.causes).split("；") if t]
+        if then and then.blocked:
+            other.insert(0, f"{then.blocked}：不能发生")
         tgt = "、".join(f"P{t + 1}" for t in game.binding.targets)
         at_setup = skill in setup_skills(world)
         # the use's day and phase (the moves before it say how many days went by)
@@ -342,21 +395,24 @@ class Ambiguity(Analysis):
         when = f"第 {day} 天{phases}，" if day and timing else ""
         use = move_text(Move(skill, game.binding, skill.name), day) if skill.trigger or skill.told else \
             f"{when}P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
+        after = [f"此后（两种理解下同样的行动）：{'；'.join(then.history)}"] if then and then.history else []
+        witness = _continued(then, name, (a, b), game) if then else _game(skill, game, name, (a, b), at_setup)
         return Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(amb["name"],),
-            message=f"「{amb['text']}」有多种理解：按「{a}」与按「{b}」，{cx.skill_text(skill)}的结果不同。",
+            message=f"「{amb['text']}」有多种理解：按「{a}」与按「{b}」，{cx.skill_text(skill)}"
+                    + ("之后的结算不同。" if then else "的结果不同。"),
             message_en=f"The ambiguity '{name}' matters: '{skill.name}' resolves differently under '{a}' and '{b}'.",
             locations=where, key=("ambiguity", name),
             # the cast as dealt when a history leads to the use (the steps tell what happened)
             scenario={"roles": [describe_player(rs, game.dealt or game.start, i, dealt=True) for i in cast] + ([rest] if rest else []),
                       "steps": ([size + "，开局时（其余开局技能结算之后）"] * bool(size) + [use]) if at_setup else
                                [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行" + "".join(f"，{r}" for r in game.others) + "）"] +
-                               _now(rs, game, cast) + [use],
+                               _now(rs, game, cast) + [use] + after,
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
-                                   f"按「{b}」：" + ("；".join(other) or "无变化")] + _read_later(rs, game.differing)},
-            witness={"kind": "trace", "steps": game.history + [use], "ambiguity": name, "options": [a, b],
-                     "start": witness_json(game.start), **table_json(game.table),
-                     **_game(skill, game, name, (a, b), at_setup)},
+                                   f"按「{b}」：" + ("；".join(other) or "无变化")] + ([] if then else _read_later(rs, differing))},
+            witness={"kind": "trace", "steps": game.history + [use] + after, "ambiguity": name, "options": [a, b],
+                     "start": witness_json(then.under[0] if then else game.start), **table_json(game.table),
+                     **witness},
             question=f"{amb['text']}？",
             rulings=tuple({"ruling": o["name"] + (f"（{o['text']}）" if o.get("text") else ""),
                            "outcome": (f"按「{a}」：" + "；".join(changed)) if o["name"] == a else

@@ -1,0 +1,50 @@
+"""A reading that changes only a record the encoding made up is played on: the same moves
+under each option until the game differs (a witness the interpreter replays), or an open
+question when the record changes nothing within the moves after it."""
+from __future__ import annotations
+
+from tests.game_replay import replay_game
+from tests.inline_rulesets import one_each
+from verifier.engine import check
+
+SOURCE = ("# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n"
+          "记录[夜晚]：记下一名角色（是否记下原文未说明）。\n"
+          "射击[白天]：令一名被记下的角色出局。\n（空行）\n每天先夜晚、后白天。\n")
+
+
+def _ruleset(read: bool):
+    amb = {"name": "是否记下", "src": 3, "text": "是否记下",
+           "options": [{"name": "记下", "text": "记下"}, {"name": "不记", "text": "不记"}]}
+    # read: the shot needs one record; else two, which one use a game never makes
+    shoot = [{"name": "射击", "src": 4, "timing": ["白天"], "targets": {"min": 1, "max": 1, "filter": {"alive": True}},
+              "condition": {"counter": "记下的人数", "op": ">=", "value": 1 if read else 2},
+              "effects": [{"out": {"who": "target", "cause": "射击"}}]}]
+    skills = {"甲": [{"name": "记录", "src": 3, "timing": ["夜晚"], "uses": {"count": 1, "per": "game"},
+                     "targets": {"min": 1, "max": 1, "filter": {"alive": True}},
+                     "effects": [{"counter": {"name": "记下的人数", "op": "add", "value": 1},
+                                  "if": {"reading": ["是否记下", "记下"]}}]}],
+              "乙": shoot, "丙": [], "丁": []}
+    # the counter's name is the encoding's own: the post never says 记下的人数
+    return one_each(skills, SOURCE, [], depth=2, ambiguities=[amb],
+                    counters=[{"name": "记下的人数", "src": 3, "scope": "global", "initial": 0, "min": 0}])
+
+
+def _about(rs):
+    return [f for f in check(rs, kinds=["ambiguity"]).findings if "是否记下" in f.subjects]
+
+
+def test_a_record_read_later_is_played_on_to_the_difference():
+    rs = _ruleset(read=True)
+    [f] = _about(rs)
+    assert (f.kind, f.verdict) == ("ambiguity", "witnessed"), f.message
+    assert any(s.startswith("此后（两种理解下同样的行动）：") for s in f.scenario["steps"]), f.scenario
+    # the outcome is the game's (a shot, who goes out), not the record
+    assert not any("记下的人数" in o for o in f.scenario["outcomes"]), f.scenario["outcomes"]
+    assert replay_game(rs, f.witness) == (True, "")
+
+
+def test_a_record_no_later_move_reads_is_an_open_question_not_a_witness():
+    rs = _ruleset(read=False)
+    [f] = _about(rs)
+    assert (f.kind, f.severity) == ("unknown", "info"), f.message
+    assert "只改变编码用的记录" in f.message and "3 步内结果没有不同" in f.message, f.message
