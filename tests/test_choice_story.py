@@ -89,3 +89,30 @@ def test_a_use_whose_window_is_not_known_is_not_told_by_another_situations_choic
     from models.encoding.world import Binding
     one, other = Binding(0, (1,), window=((2, "清除", (1,)),)), Binding(0, (1,), window=((3, "清除", (1,)),))
     assert _choices([(one, 1), (other, 0)], [one, Binding(0, (1,))]) == (["所选：[印]"], [])
+
+
+def test_a_history_tells_no_choice_whose_guard_failed():
+    """A second choose that applies only once a faction is gone (never here): the history's
+    move tells the first choice and not the second."""
+    base = _ruleset()
+    raw = dict(base.raw)
+    roles = [dict(r) for r in raw["roles"]]
+    first = dict(roles[0]["skills"][0])
+    first["effects"] = first["effects"] + [{"choose": [[{"grant_status": {"who": "target", "status": "盾"}}],
+                                                       [{"grant_status": {"who": "self", "status": "记"}}]],
+                                            "if": {"none": {"faction": "丁阵营"}}}]
+    roles[0]["skills"] = [first]
+    raw["roles"] = roles
+    raw["statuses"] = raw["statuses"] + [{"name": "记", "src": 3, "blocks": []}]
+    rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n择一[夜晚]：令目标获得[盾]或[印]，或令自己获得[记]。\n")
+    world = World(rs, 4)
+    skill, guarded = rs.skills[0], rs.skills[0].effects[-1]
+    # the choice that is never made still has a value in a model: pinned to an option here, so
+    # only the failed guard keeps it out of the story
+    unmade = [z3.Int(f"choice|{guarded.uid}|{sorted(b.as_dict().items())}", world.ctx) == 1
+              for b in reach.bindings_for(world, skill, range(4))]
+    marked = lambda st: z3.And([z3.Or([st[("status", i, "印")] for i in range(4)])] + unmade)  # noqa: E731
+    trace = reach.bounded_trace(world, Solver(world.ctx, int(rs.bounds["rlimit"])), marked, 2, "goal", list(rs.skills))
+    assert trace.answer.sat
+    [step] = [s for s in trace.steps if "择一" in s]
+    assert step.count("所选：") == 1, step
