@@ -214,16 +214,23 @@ class Ambiguity(Analysis):
                     continue
                 if not res.answer.sat:
                     continue
-                game = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth,
-                                       trace_skills(rs, cx.world), 0)
+                game, bound = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth,
+                                              trace_skills(rs, cx.world), 0), (depth, 0)
                 if game.answer.status == "unsat" and quiet:
-                    game = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth,
-                                           trace_skills(rs, cx.world), quiet)
+                    game, bound = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth,
+                                                  trace_skills(rs, cx.world), quiet), (depth, quiet)
                 if game.answer.status == "unsat":
                     # a night has several moves (guard, kill, save, the going out): a
                     # reading that only shows after one whole night needs a longer game
-                    game = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
-                                           trace_skills(rs, cx.world), 0)
+                    game, bound = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
+                                                  trace_skills(rs, cx.world), 0), (depth + DEEPER, 0)
+                if game.answer.sat and _only_records(rs, game.differing):
+                    # a game whose use differs in a value the text names reads better than one
+                    # that differs only in a record: asked for within the same bounds
+                    named = confirm_reading(cx.world, cx.solver, name, s, i, j,
+                                            lambda k: outcome(k) and not _only_records(rs, [k]), bound[0],
+                                            trace_skills(rs, cx.world), bound[1])
+                    game = named if named.answer.sat else game
                 if game.answer.sat:
                     then, pair = None, (a, b)
                     if _only_records(rs, game.differing):
