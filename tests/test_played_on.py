@@ -48,3 +48,29 @@ def test_a_record_no_later_move_reads_is_an_open_question_not_a_witness():
     [f] = _about(rs)
     assert (f.kind, f.severity) == ("unknown", "info"), f.message
     assert "只改变编码用的记录" in f.message and "3 步内结果没有不同" in f.message, f.message
+
+
+def test_a_reading_game_can_ask_for_targets_who_stay_in_the_game():
+    """living_targets: only uses on players alive and not about to go out. A skill that can
+    only take a player on the night's out list has no such use; without it, it has one."""
+    from models.encoding.ambiguity import confirm_reading
+    from models.encoding.solver import Solver
+    from models.encoding.world import World
+    from verifier.analyses.pending import trace_skills
+    amb = {"name": "是否留印", "src": 3, "text": "是否留印",
+           "options": [{"name": "留印", "text": "留印"}, {"name": "不留", "text": "不留"}]}
+    skills = {"甲": [{"name": "刺杀", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {"alive": True}},
+                     "effects": [{"damage": {"who": "target", "kind": "刺杀"}}]}],
+              "乙": [{"name": "留印", "src": 4, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {"dying": True}},
+                     "effects": [{"grant_status": {"who": "target", "status": "印", "duration": "permanent"},
+                                  "if": {"reading": ["是否留印", "留印"]}}]}],
+              "丙": [], "丁": []}
+    rs = one_each(skills, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n刺杀[夜晚]：令一名角色出局。\n"
+                          "留印[夜晚]：给即将出局的角色留下[印]（是否留印原文未说明）。\n（空行）\n每天先夜晚、后白天。\n", ["印"], depth=2, ambiguities=[amb])
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    mark = next(s for s in rs.skills if s.name == "留印")
+    ask = lambda living: confirm_reading(world, solver, "是否留印", mark, 0, 1, None, 2, trace_skills(rs, world),  # noqa: E731
+                                         living_targets=living)
+    assert ask(False).answer.sat
+    assert ask(True).answer.status == "unsat"

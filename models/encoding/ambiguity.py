@@ -96,9 +96,11 @@ def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill,
 
 
 def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int, outcome,
-                    depth: int, skills: list, quiet: int = 0) -> ReadingResult:
+                    depth: int, skills: list, quiet: int = 0, living_targets: bool = False) -> ReadingResult:
     """The same question in a game: from a legal deal at the table, at most depth legal moves
-    (after quiet days where allowed), nobody has won yet, and then the use differs."""
+    (after quiet days where allowed), nobody has won yet, and then the use differs.
+    living_targets: only uses whose targets are alive and not about to go out (a lasting
+    effect on a player on the way out shows nothing a judge can follow)."""
     # a skill of the one-off phases (开局) is used once, while they resolve: its use is the
     # last of setup by a holder who has not used it there (no quiet days, no moves before)
     at_setup = skill in setup_skills(world)
@@ -123,7 +125,9 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                         trigger_follows(u.trans, u.sels, t, skill, b) if phase_trigger(skill) else \
                         going_out_follows(u.trans, u.states, t, skill, b) if answers_going_out(skill) else \
                         z3.BoolVal(True, world.ctx)
-                    goals.append((t, b, z3.And(z3.Not(game_over(world, st)), d, follows), si, sj, keys))
+                    living = [z3.And(st[("alive", x)], z3.Not(st[("dying", x)])) for x in b.targets] \
+                        if living_targets else []
+                    goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living), si, sj, keys))
     if not goals:
         return ReadingResult(Answer("unsat"))
     # the game before the use is played under option i (the scenario says so)

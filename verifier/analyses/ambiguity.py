@@ -116,10 +116,21 @@ def readers(rs, name: str) -> list:
                                               [[e.args, e.guard] for e in s.all_effects()], name)]
 
 
+def _target_going(game) -> bool:
+    """A target of the found use is out or about to go out when it is used."""
+    return any(not game.start.get(("alive", x), True) or game.start.get(("dying", x), False)
+               for x in game.binding.targets)
+
+
 def _only_records(rs, differing) -> bool:
-    """The difference is only in values the post never names (the encoding's records); a
-    gained part of a skill is told as that part of the text's skill."""
-    return not any(named_in_text(rs, k) or k[0] == "gained" for k in differing)
+    """The difference is only in values the post never names: the encoding's records, or
+    whether a player gained or lost a part the encoding split off a skill (told as 第n行的部分)."""
+    return not any(named_in_text(rs, k) for k in differing)
+
+
+def _records_word(differing) -> str:
+    """What such a difference is in, in words."""
+    return "编码拆分出的技能部分" if any(k[0] in ("gained", "lost") for k in differing) else "编码用的记录"
 
 
 def _read_later(rs, differing) -> list[str]:
@@ -128,7 +139,7 @@ def _read_later(rs, differing) -> list[str]:
     if not _only_records(rs, differing):
         return []
     skills = without_parts([s.shown for k in differing for s in readers_of(rs, k)])
-    return [f"（这一差别只在编码用的记录上，是否改变此后的结算未作比较；读取这一记录的规则：{'、'.join(skills)}）"] \
+    return [f"（这一差别只在{_records_word(differing)}上，是否改变此后的结算未作比较；读取它的规则：{'、'.join(skills)}）"] \
         if skills else []
 
 
@@ -224,13 +235,15 @@ class Ambiguity(Analysis):
                     # reading that only shows after one whole night needs a longer game
                     game, bound = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
                                                   trace_skills(rs, cx.world), 0), (depth + DEEPER, 0)
-                if game.answer.sat and _only_records(rs, game.differing):
-                    # a game whose use differs in a value the text names reads better than one
-                    # that differs only in a record: asked for within the same bounds
-                    named = confirm_reading(cx.world, cx.solver, name, s, i, j,
-                                            lambda k: outcome(k) and not _only_records(rs, [k]), bound[0],
-                                            trace_skills(rs, cx.world), bound[1])
-                    game = named if named.answer.sat else game
+                if game.answer.sat and (_only_records(rs, game.differing) or _target_going(game)):
+                    # a game whose use differs in a value the text names, on targets who stay in
+                    # the game, reads better than one that differs only in a record or puts a
+                    # lasting effect on a player on the way out: asked for within the same bounds
+                    told = (lambda k: outcome(k) and not _only_records(rs, [k])) \
+                        if _only_records(rs, game.differing) else outcome
+                    better = confirm_reading(cx.world, cx.solver, name, s, i, j, told, bound[0],
+                                             trace_skills(rs, cx.world), bound[1], living_targets=True)
+                    game = better if better.answer.sat else game
                 if game.answer.sat:
                     then, pair = None, (a, b)
                     if _only_records(rs, game.differing):
@@ -305,10 +318,10 @@ class Ambiguity(Analysis):
         readers = without_parts([s.shown for k in game.differing for s in readers_of(rs, k)])
         f = self._finding(cx, amb, skill, pair, game, where)
         outcomes = [o for o in f.scenario["outcomes"] if not o.startswith("（这一差别")] + \
-            [f"（这一差别只在编码用的记录上；同样的行动继续下去，{why}" +
-             (f"；读取这一记录的规则：{'、'.join(readers)}" if readers else "") + "）"]
+            [f"（这一差别只在{_records_word(game.differing)}上；同样的行动继续下去，{why}" +
+             (f"；读取它的规则：{'、'.join(readers)}" if readers else "") + "）"]
         return replace(f, kind="unknown", severity="info", verdict="unknown", question=None, rulings=(),
-                       message=f"歧义{_asked(amb)}：按「{a}」与按「{b}」，{cx.skill_text(skill)}只改变编码用的记录；"
+                       message=f"歧义{_asked(amb)}：按「{a}」与按「{b}」，{cx.skill_text(skill)}只改变{_records_word(game.differing)}；"
                                f"在找到的对局中{why}（更长的对局未检查）。",
                        message_en=f"The readings of '{name}' change only an encoding record in '{skill.name}'; the found "
                                   f"game played on {CONTINUE_STEPS} more moves shows no difference in the game.",
