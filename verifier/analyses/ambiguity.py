@@ -239,7 +239,7 @@ class Ambiguity(Analysis):
                     # a game whose use differs in a value the text names, on targets who stay in
                     # the game, reads better than one that differs only in a record or puts a
                     # lasting effect on a player on the way out: asked for within the same bounds
-                    told = (lambda k: outcome(k) and not _only_records(rs, [k])) \
+                    told = (lambda k: (outcome is None or outcome(k)) and not _only_records(rs, [k])) \
                         if _only_records(rs, game.differing) else outcome
                     better = confirm_reading(cx.world, cx.solver, name, s, i, j, told, bound[0],
                                              trace_skills(rs, cx.world), bound[1], living_targets=True)
