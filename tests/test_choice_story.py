@@ -116,3 +116,28 @@ def test_a_history_tells_no_choice_whose_guard_failed():
     assert trace.answer.sat
     [step] = [s for s in trace.steps if "择一" in s]
     assert step.count("所选：") == 1, step
+
+
+def test_a_reading_use_tells_what_it_chose():
+    """The use an ambiguity's story turns on tells the option it took: the reading matters
+    only for [印], so the story says 所选：[印]."""
+    from verifier.engine import check
+    base = _ruleset()
+    raw = dict(base.raw)
+    roles = [dict(r) for r in raw["roles"]]
+    first = dict(roles[0]["skills"][0])
+    first["effects"] = [{"choose": [[{"grant_status": {"who": "target", "status": "盾"}}],
+                                    [{"grant_status": {"who": "target", "status": "印"},
+                                      "if": {"reading": ["印是否生效", "生效"]}}]]}]
+    roles[0]["skills"] = [first]
+    # [印] matters: 丙 can act on a marked player
+    roles[2]["skills"] = [{"name": "追击", "src": 4, "timing": ["白天"], "targets": {"min": 1, "max": 1, "filter": {"has_status": "印"}},
+                           "effects": [{"out": {"who": "target", "cause": "追击"}}]}]
+    raw["roles"] = roles
+    raw["phases"] = raw["phases"] + [{"name": "白天", "src": 4}]
+    raw["ambiguities"] = [{"name": "印是否生效", "src": 3, "text": "印是否生效",
+                           "options": [{"name": "生效", "text": "生效"}, {"name": "不生效", "text": "不生效"}]}]
+    rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n择一[夜晚]：令目标获得[盾]或[印]（印是否生效原文未说明）。\n"
+                          "追击[白天]：令一名有[印]的角色出局。\n")
+    [f] = [f for f in check(rs, kinds=["ambiguity"]).findings if f.kind == "ambiguity" and f.verdict == "witnessed"]
+    assert f.scenario["steps"][-1].endswith("（所选：[印]）"), f.scenario["steps"]

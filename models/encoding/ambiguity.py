@@ -14,7 +14,8 @@ import z3
 from ..domain import Skill
 from .decode import concrete
 from .quiet import answers_going_out
-from .reach import (bindings_for, faction_goal, game_days, game_over, going_out_follows, history_of, move_text,
+from .reach import (Move, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
+                    idle_choices, move_text,
                     inner_bindings, move_json, phase_trigger, quiet_days_text, readings_of, setup_choice, setup_skills,
                     trigger_follows, unrolled, window_follows)
 from .scenarios import _shared, matters, shortest
@@ -45,6 +46,7 @@ class ReadingResult:
     # the game as the solver found it, to continue it (continue_reading): the use's step, the
     # move numbers before it, the quiet days' choices, the state as dealt and the unrolling's quiet
     pins: dict = field(default_factory=dict)
+    chosen: list = field(default_factory=list)  # the options the use's choose effects took (“所选：…”)
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome):
@@ -154,11 +156,13 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
             pins = {"step": t, "quiet": len(u.quiet_sels), "sels": [value(x).as_long() for x in u.sels[:t]],
                     "quiet_sels": [value(x).as_long() for x in u.quiet_sels],
                     "dealt": {k: value(v) for k, v in u.states[0].terms.items()}} if not at_setup else {}
+            use = Move(skill, b, skill.name)
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
                                  _differing(m, world, u.states[t], si, sj, keys), history,
                                  composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts),
                                  [move_json(mv) for _, mv in played], [mv.role for _, mv in quiet],
-                                 [d for d, _ in quiet], first_day, others, pins)
+                                 [d for d, _ in quiet], first_day, others, pins,
+                                 choices_text(m, world, use, idle_choices(m, u, u.states[t], use)))
     return ReadingResult(ans)
 
 

@@ -1315,7 +1315,7 @@ def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = No
     world = u.trans.world
     skills = {s.uid: s for s in world.rs.skills}
     is_true = lambda x: z3.is_true(m.eval(x, model_completion=True))   # noqa: E731
-    told: list[str] = choices_text(m, world, mv, _idle_choices(m, u, before, mv)) if mv is not None else []
+    told: list[str] = choices_text(m, world, mv, idle_choices(m, u, before, mv)) if mv is not None else []
     for key in after.terms:
         if key[0] == "gained" and key[2] in skills and is_true(after[key]) and not is_true(before[key]):
             told.append(f"P{key[1] + 1} 获得{skills[key[2]].shown}")
@@ -1327,7 +1327,7 @@ def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = No
     return f"（{'；'.join(told)}）" if told else ""
 
 
-def _idle_choices(m, u: Unrolled, before: State, mv: Move) -> set:
+def idle_choices(m, u: Unrolled, before: State, mv: Move) -> set:
     """uids of the move's guarded choose effects whose guard did not hold (no choice was made:
     the story tells only the choices that were)."""
     world, out = u.trans.world, set()

@@ -415,6 +415,7 @@ class Ambiguity(Analysis):
         when = f"第 {day} 天{phases}，" if day and timing else ""
         use = move_text(Move(skill, game.binding, skill.name), day) if skill.trigger or skill.told else \
             f"{when}P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
+        use += f"（{'；'.join(game.chosen)}）" if game.chosen else ""
         after = [f"此后（两种理解下同样的行动）：{'；'.join(then.history)}"] if then and then.history else []
         witness = _continued(then, name, (a, b), game) if then else _game(skill, game, name, (a, b), at_setup)
         return Finding(
