@@ -180,9 +180,12 @@ class Ambiguity(Analysis):
     legal game, does a use of a skill that reads it happen or change things differently
     under two options? If yes, a warning with the situation under each option and a question
     whose rulings are the options; if no, it is proved harmless (info). A ruling that picks
-    an option settles it, and the engine uses that option everywhere. Fix: say in the text
-    which reading holds. Limits: one use of a reading skill is compared; the proof is over
-    the reachable-state over-approximation of the slots, witnesses are bounded games."""
+    an option settles it, and the engine uses that option everywhere. A use that differs only
+    in a record the post never names is played on (the same moves under each option, up to
+    CONTINUE_STEPS) to the first difference a judge sees; none there leaves an open question,
+    not a witness. Fix: say in the text which reading holds. Limits: one use of a reading
+    skill is compared; the proof is over the reachable-state over-approximation of the slots,
+    witnesses are bounded games."""
     kind = "ambiguity"
     summary = "原文可以有多种理解，且不同理解导致不同结果"
     severity = "warning"
