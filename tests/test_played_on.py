@@ -37,7 +37,7 @@ def test_a_record_read_later_is_played_on_to_the_difference():
     rs = _ruleset(read=True)
     [f] = _about(rs)
     assert (f.kind, f.verdict) == ("ambiguity", "witnessed"), f.message
-    assert any(s.startswith("此后（两种理解下同样的行动）：") for s in f.scenario["steps"]), f.scenario
+    assert any(s.startswith("此后（两种理解下尝试同样的行动）：") for s in f.scenario["steps"]), f.scenario
     # the outcome is the game's (a shot, who goes out), not the record
     assert not any("记下的人数" in o for o in f.scenario["outcomes"]), f.scenario["outcomes"]
     assert replay_game(rs, f.witness) == (True, "")
@@ -46,8 +46,8 @@ def test_a_record_read_later_is_played_on_to_the_difference():
 def test_a_record_no_later_move_reads_is_an_open_question_not_a_witness():
     rs = _ruleset(read=False)
     [f] = _about(rs)
-    assert (f.kind, f.severity) == ("unknown", "info"), f.message
-    assert "只改变编码用的记录" in f.message and "3 步内结果没有不同" in f.message, f.message
+    assert (f.kind, f.verdict) == ("unknown", "unknown"), f.message
+    assert "只改变原文没有直接命名的记录" in f.message and "3 步内结果没有不同" in f.message, f.message
 
 
 def test_a_reading_game_can_ask_for_targets_who_stay_in_the_game():

@@ -1230,7 +1230,7 @@ def _option_names(rs, option: list) -> list[tuple[str, str]]:
 
 def option_label(rs, options: list, j: int) -> str:
     """An option told by what only it names: a role, else the skill it gives, a skill, a
-    status, else the source line it comes from."""
+    status, else its place among the options and the source line it comes from (第3项（第115行）)."""
     if not 0 <= j < len(options):
         return ""
     named = [set(_option_names(rs, o)) for o in options]
@@ -1241,10 +1241,11 @@ def option_label(rs, options: list, j: int) -> str:
         kept = set.intersection(*(n for i, n in enumerate(named) if i != j)) - named[j]
         own = [("gain", n) for k, n in sorted(kept) if k == "skill"]
     for kind, shown in (("role", "{}"), ("gain", "获得【{}】"), ("skill", "【{}】"), ("status", "[{}]"),
-                        ("line", "第{}行的一项")):
+                        ("line", "第{}行")):
         names = [shown.format(n) for k, n in own if k == kind]
         if names:
-            return "、".join(names[:2])
+            # a line alone does not say which item of an enumerated list: its place does
+            return f"第{j + 1}项（{'、'.join(names[:2])}）" if kind == "line" else "、".join(names[:2])
     return ""
 
 

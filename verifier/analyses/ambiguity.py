@@ -130,7 +130,7 @@ def _only_records(rs, differing) -> bool:
 
 def _records_word(differing) -> str:
     """What such a difference is in, in words."""
-    return "编码拆分出的技能部分" if any(k[0] in ("gained", "lost") for k in differing) else "编码用的记录"
+    return "编码拆分出的技能部分" if any(k[0] in ("gained", "lost") for k in differing) else "原文没有直接命名的记录"
 
 
 def _read_later(rs, differing) -> list[str]:
@@ -323,7 +323,9 @@ class Ambiguity(Analysis):
         outcomes = [o for o in f.scenario["outcomes"] if not o.startswith("（这一差别")] + \
             [f"（这一差别只在{_records_word(game.differing)}上；同样的行动继续下去，{why}" +
              (f"；读取它的规则：{'、'.join(readers)}" if readers else "") + "）"]
-        return replace(f, kind="unknown", severity="info", verdict="unknown", question=None, rulings=(),
+        # the reading matters in some state and no bound here shows it is harmless: a question
+        # the judge should see among the problems
+        return replace(f, kind="unknown", severity="warning", verdict="unknown", question=None, rulings=(),
                        message=f"歧义{_asked(amb)}：按「{a}」与按「{b}」，{cx.skill_text(skill)}只改变{_records_word(game.differing)}；"
                                f"在找到的对局中{why}（更长的对局未检查）。",
                        message_en=f"The readings of '{name}' change only an encoding record in '{skill.name}'; the found "
@@ -419,7 +421,9 @@ class Ambiguity(Analysis):
         use = move_text(Move(skill, game.binding, skill.name), day) if skill.trigger or skill.told else \
             f"{when}P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         use += f"（{'；'.join(game.chosen)}）" if game.chosen else ""
-        after = [f"此后（两种理解下同样的行动）：{'；'.join(then.history)}"] if then and then.history else []
+        # the same moves are tried under both readings; one may not be possible under the second
+        tried = "尝试" if then and then.blocked else ""
+        after = [f"此后（两种理解下{tried}同样的行动）：{'；'.join(then.history)}"] if then and then.history else []
         witness = _continued(then, name, (a, b), game) if then else _game(skill, game, name, (a, b), at_setup)
         return Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(amb["name"],),
