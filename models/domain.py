@@ -84,7 +84,7 @@ class Counter:
     min: int | None
     max: int | None
     where: Where
-    text: str | None = None   # the post's word for it, where the name adds a qualifier (白给池(好人))
+    text: str | None = None   # the post's word for it, where the name adds a qualifier (X(甲方) for X)
 
 
 @dataclass(frozen=True)

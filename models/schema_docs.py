@@ -117,7 +117,7 @@ DOCS: dict[str, dict[str, str]] = {
         "min": "The least value it can take.",
         "max": "The greatest value it can take.",
         "faction": "For scope faction: the faction it counts for.",
-        "text": "The post's word for it, where the name adds a qualifier (白给池(好人) for 本方【白给池】).",
+        "text": "The post's word for it, where the encoding's name adds a qualifier (X(甲方) for 本方【X】).",
     },
     "item": {
         "count": "How many there are (default 1).",
