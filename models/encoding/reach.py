@@ -1331,18 +1331,24 @@ def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = No
 def idle_choices(m, u: Unrolled, before: State, mv: Move) -> set:
     """uids of the move's guarded choose effects whose guard did not hold (no choice was made:
     the story tells only the choices that were)."""
-    world, out = u.trans.world, set()
+    world = u.trans.world
     if mv.skill is None or mv.binding is None:
-        return out
+        return set()
     with at_table(world, u.table):   # a count in a guard counts the whole table
-        for e in mv.skill.effects:
-            if e.kind == "choose" and e.guard is not None:
-                try:
-                    held = world.sem.cond(e.guard, mv.binding.as_dict(), before)
-                except Unbound:
-                    continue
-                if not z3.is_true(m.eval(held, model_completion=True)):
-                    out.add(e.uid)
+        guards = choice_guards(world, mv.skill, mv.binding, before)
+    return {uid for uid, held in guards.items() if not z3.is_true(m.eval(held, model_completion=True))}
+
+
+def choice_guards(world: World, skill: Skill, b: Binding, st: State) -> dict:
+    """effect uid -> "this guarded choose of the use applies" in st (a story tells only the
+    choices that were made)."""
+    out = {}
+    for e in skill.effects:
+        if e.kind == "choose" and e.guard is not None:
+            try:
+                out[e.uid] = world.sem.cond(e.guard, b.as_dict(), st)
+            except Unbound:
+                continue
     return out
 
 

@@ -162,15 +162,8 @@ def turn_checks(world: World, st: State, u: Use) -> list[tuple[str, z3.BoolRef]]
 def _choice_guards(world: World, st: State, uses: list[Use]) -> dict:
     """(use index, effect uid) -> "this choice of the use applies" in st, for its guarded
     choose effects (a story tells only the choices that were made)."""
-    out = {}
-    for n, u in enumerate(uses):
-        for e in u.skill.effects:
-            if e.kind == "choose" and e.guard is not None:
-                try:
-                    out[(n, e.uid)] = world.sem.cond(e.guard, u.binding.as_dict(), st)
-                except Unbound:
-                    continue
-    return out
+    from .reach import choice_guards
+    return {(n, uid): g for n, u in enumerate(uses) for uid, g in choice_guards(world, u.skill, u.binding, st).items()}
 
 
 # budgets, in times the rlimit: "does the window happen in the game as dealt?", then "after a
