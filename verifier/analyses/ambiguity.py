@@ -238,28 +238,29 @@ class Ambiguity(Analysis):
                     # reading that only shows after one whole night needs a longer game
                     game, bound = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
                                                   trace_skills(rs, cx.world), 0), (depth + DEEPER, 0)
-                if game.answer.sat and (_only_records(rs, game.differing) or _target_going(game)):
-                    # a game whose use differs in a value the text names, on targets who stay in
-                    # the game, reads better than one that differs only in a record or puts a
-                    # lasting effect on a player on the way out: asked for within the same bounds
-                    told = (lambda k: (outcome is None or outcome(k)) and not _only_records(rs, [k])) \
-                        if _only_records(rs, game.differing) else outcome
-                    better = confirm_reading(cx.world, cx.solver, name, s, i, j, told, bound[0],
+                if game.answer.sat and _target_going(game) and not _only_records(rs, game.differing):
+                    # a lasting effect on a player on the way out reads badly: a use on targets
+                    # who stay in the game, asked for within the same bounds
+                    better = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, bound[0],
                                              trace_skills(rs, cx.world), bound[1], living_targets=True)
                     game = better if better.answer.sat else game
                 if game.answer.sat:
                     then, pair = None, (a, b)
                     if _only_records(rs, game.differing):
-                        # a record the post never names differs: is there a difference in the game? The
-                        # same moves played on under each option; then with the found game read the
-                        # other way (a move one option forces and the other forbids shows only so)
-                        for x, y in ((i, j), (j, i)):
-                            then = continue_reading(cx.world, cx.solver, name, s, x, y, game,
-                                                    trace_skills(rs, cx.world), lambda k: named_in_text(rs, k))
-                            if then.answer.sat:
-                                pair = (options[x], options[y])
-                                break
-                        if not then.answer.sat and (then.answer.status == "unsat" or then.compared):
+                        # a record the post never names differs: the found game played on (the
+                        # same moves under each option) shows what it changes, e.g. whether a
+                        # protected player goes out at dawn
+                        then, pair = self._played_on(cx, name, s, options, (i, j), game)
+                    if _only_records(rs, game.differing) and not then.answer.sat:
+                        # nothing within the moves played on: a use that differs in a value the
+                        # text names, on targets who stay in the game, within the same bounds
+                        told = lambda k: (outcome is None or outcome(k)) and not _only_records(rs, [k])  # noqa: E731
+                        better = confirm_reading(cx.world, cx.solver, name, s, i, j, told, bound[0],
+                                                 trace_skills(rs, cx.world), bound[1], living_targets=True)
+                        if better.answer.sat:
+                            game, then = better, None
+                    if then is not None and not then.answer.sat:
+                        if then.answer.status == "unsat" or then.compared:
                             yield self._records_only(cx, amb, s, (a, b), game, then, where)
                             return
                     yield self._finding(cx, amb, s, pair, game, where, then if then and then.answer.sat else None)
@@ -310,6 +311,18 @@ class Ambiguity(Analysis):
                               locations=where, key=("ambiguity", name))
                 return
         yield self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下结果相同（{users}）。", False)
+
+    def _played_on(self, cx: Context, name: str, skill, options: list, ij: tuple, game):
+        """The found game played on after the use, with the same moves under each option; then
+        with the found game read the other way (a move one option forces and the other forbids
+        shows only so). Returns the outcome and the options in the order it was found."""
+        rs, (i, j), then = cx.rs, ij, None
+        for x, y in ((i, j), (j, i)):
+            then = continue_reading(cx.world, cx.solver, name, skill, x, y, game,
+                                    trace_skills(rs, cx.world), lambda k: named_in_text(rs, k))
+            if then.answer.sat:
+                return then, (options[x], options[y])
+        return then, (options[i], options[j])
 
     def _records_only(self, cx: Context, amb: dict, skill, pair: tuple, game, then, where) -> Finding:
         """The readings change only a record the post never names, and the found game played on
