@@ -119,3 +119,13 @@ def test_a_rule_of_the_whole_table_is_not_told_as_a_players_skill():
     rule = next(s for s in rs.skills if s.name == "强击计数")
     assert rule.table_wide
     assert move_text(Move(rule, Binding(0), "skill"), day=2) == "第 2 天夜晚开始时，【强击】（第2、3行的部分）结算（P1）"
+
+
+def test_a_count_goes_without_saying_for_a_skill_not_gained():
+    """"P2 没有获得【强击(计数)】" already says P2 has no such count: "P2 的强击计数 = 0" beside
+    it is noise; the count is told where the skill was gained."""
+    rs = load_inline(_raw([_skill("强击(计数)")]), SOURCE)
+    part = next(s for s in rs.skills if s.name == "强击(计数)")
+    keys = [("counter", "强击计数", 1), ("gained", 1, part.uid)]
+    assert "强击计数" not in outcome_text(rs, keys, {keys[0]: 0, keys[1]: False})
+    assert "P2 的强击计数 = 1" in outcome_text(rs, keys, {keys[0]: 1, keys[1]: True})

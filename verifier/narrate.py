@@ -185,11 +185,38 @@ def named_in_text(rs: Ruleset, key: tuple) -> bool:
     return _named(rs, key)[1]
 
 
+def _reads_counter(x, name: str) -> bool:
+    """The encoded text x (a condition, an effect's arguments…) reads or changes the counter."""
+    if isinstance(x, dict):
+        c = x.get("counter")
+        if c == name or (isinstance(c, dict) and c.get("name") == name):
+            return True
+        return any(_reads_counter(v, name) for v in x.values())
+    return isinstance(x, (list, tuple)) and any(_reads_counter(v, name) for v in x)
+
+
+def _count_of_skill_not_held(rs: Ruleset, key: tuple, values: dict) -> bool:
+    """A player's count for a skill the same outcome says they did not gain, still at its
+    initial value: "X 没有获得【S】" already says it (a judge read "= 0" beside it as noise)."""
+    counter = rs.counters.get(key[1]) if key[0] == "counter" and len(key) > 2 else None
+    if counter is None or values.get(key) != counter.initial:
+        return False
+    skills = {s.uid: s for s in rs.skills}
+
+    def counts(skill) -> bool:
+        return _reads_counter(skill.condition, key[1]) or any(
+            (e.kind == "counter" and isinstance(e.args, dict) and e.args.get("name") == key[1])
+            or _reads_counter([e.args, e.guard], key[1]) for e in skill.all_effects())
+    return any(k[0] == "gained" and k[1] == key[2] and not values[k] and k[2] in skills and counts(skills[k[2]])
+               for k in values if isinstance(k, tuple))
+
+
 def outcome_text(rs: Ruleset, keys, values: dict, causes: list | None = None) -> str:
     """The values that differ, in words, as a judge reads them: a value of an element the post
     never names is left out when one it names differs too; a skill is shown by the text's name."""
     keys = list(keys)
     told = [k for k in keys if _named(rs, k)[1]] or keys
+    told = [k for k in told if not _count_of_skill_not_held(rs, k, values)] or told
     out: list[str] = []
     for k in told:
         text = describe_value(k, values[k], causes)
