@@ -47,6 +47,7 @@ class ReadingResult:
     # move numbers before it, the quiet days' choices, the state as dealt and the unrolling's quiet
     pins: dict = field(default_factory=dict)
     chosen: list = field(default_factory=list)  # the options the use's choose effects took (“所选：…”)
+    told_moves: list = field(default_factory=list)  # the moves of the history, one per told line
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome):
@@ -162,7 +163,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                  composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts),
                                  [move_json(mv) for _, mv in played], [mv.role for _, mv in quiet],
                                  [d for d, _ in quiet], first_day, others, pins,
-                                 choices_text(m, world, use, idle_choices(m, u, u.states[t], use)))
+                                 choices_text(m, world, use, idle_choices(m, u, u.states[t], use)),
+                                 [mv for text, mv in played if text])
     return ReadingResult(ans)
 
 
@@ -183,6 +185,8 @@ class Continued:
     blocked: str = ""                             # the move that cannot happen under option j, told
     blocked_at: int | None = None                 # its place in moves
     compared: bool = True                         # False: the use is no move of a game (at setup)
+    told_moves: list = field(default_factory=list)  # the moves after the use, one per told line
+    others: list = field(default_factory=list)    # the readings of other ambiguities those moves rest on
 
 
 def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int,
@@ -238,10 +242,13 @@ def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill,
     blocked = z3.is_true(m.eval(z3.And(u.sels[t + n] != -1, z3.Not(possible[n])), model_completion=True))
     told_moves = history_of(m, u, t + 1 + n, since=t + 1)
     day = game_days(m, u, t + n)[1] + sum(mv.label == "day" for mv in moves[:t + n + 1])
+    others = [f"「{name}」按「{option}」理解" for name, option in
+              readings_of(m, world, [mv.skill for _, mv in told_moves if mv.skill is not None], skip=ambiguity)]
     return Continued(ans, [text for text, _ in told_moves if text], [move_json(mv) for mv in moves], t,
                      (concrete(m, mine, world.sorts), concrete(m, theirs, world.sorts)),
                      [k for k in keys if z3.is_true(m.eval(matters(world, before, mine, theirs, k), model_completion=True))],
-                     move_text(moves[t + n], day) if blocked else "", t + n if blocked else None)
+                     move_text(moves[t + n], day) if blocked else "", t + n if blocked else None,
+                     told_moves=[mv for text, mv in told_moves if text], others=others)
 
 
 def _declined_at_setup(world: World, skill: Skill, b: Binding) -> z3.BoolRef:

@@ -19,6 +19,7 @@ from ..narrate import (describe_player, named_in_text, outcome_text, reason_zh, 
 from .base import Analysis, Context
 from .influence import read_somewhere, readers_of
 from .text_checks import passages
+from .told_order import unstated_orders
 from .pending import trace_skills
 
 
@@ -163,6 +164,11 @@ def _continued(then, name: str, pair: tuple, game) -> dict:
     claim = {"reading": {"name": name, "options": list(pair), "from": then.use_at,
                          "differing": ["|".join(map(str, k)) for k in then.differing], "blocked": then.blocked_at}}
     return {**window_game_json(game.dealt, then.moves, [], game.quiet, game.quiet_days, game.first_day), "claim": claim}
+
+
+def _told(history: list, moves: list) -> list:
+    """The told lines of a history with their moves (quiet days come first, without moves)."""
+    return list(zip(history[len(history) - len(moves):], moves)) if moves else []
 
 
 def _now(rs, game, cast) -> list[str]:
@@ -438,6 +444,11 @@ class Ambiguity(Analysis):
         tried = "尝试" if then and then.blocked else ""
         after = [f"此后（两种理解下{tried}同样的行动）：{'；'.join(then.history)}"] if then and then.history else []
         witness = _continued(then, name, (a, b), game) if then else _game(skill, game, name, (a, b), at_setup)
+        # the readings and the orders in a time slot the whole story rests on, said after it
+        told = _told(game.history, game.told_moves) + [(use, Move(skill, game.binding, skill.name))] + \
+            (_told(then.history, then.told_moves) if then else [])
+        later = [r for r in (then.others if then else []) if r not in game.others]
+        rests = ([f"（此后的行动中{'，'.join(later)}）"] if later else []) + unstated_orders(cx, told)
         return Finding(
             kind=self.kind, severity=self.severity, verdict="witnessed", subjects=(amb["name"],),
             message=f"「{amb['text']}」有多种理解：按「{a}」与按「{b}」，{cx.skill_text(skill)}"
@@ -448,7 +459,7 @@ class Ambiguity(Analysis):
             scenario={"roles": [describe_player(rs, game.dealt or game.start, i, dealt=True) for i in cast] + ([rest] if rest else []),
                       "steps": ([size + "，开局时（其余开局技能结算之后）"] * bool(size) + [use]) if at_setup else
                                [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行" + "".join(f"，{r}" for r in game.others) + "）"] +
-                               _now(rs, game, cast) + [use] + after,
+                               _now(rs, game, cast) + [use] + after + rests,
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
                                    f"按「{b}」：" + ("；".join(other) or "无变化")] + ([] if then else _read_later(rs, differing))},
             witness={"kind": "trace", "steps": game.history + [use] + after, "ambiguity": name, "options": [a, b],
