@@ -141,3 +141,21 @@ def test_a_reading_use_tells_what_it_chose():
                           "追击[白天]：令一名有[印]的角色出局。\n")
     [f] = [f for f in check(rs, kinds=["ambiguity"]).findings if f.kind == "ambiguity" and f.verdict == "witnessed"]
     assert f.scenario["steps"][-1].endswith("（所选：[印]）"), f.scenario["steps"]
+
+
+def test_an_option_told_only_by_its_line_is_quoted_from_it():
+    """Options that name nothing of their own (two infos) are told by the start of their own
+    line, with the post's numbering, not by a place in the encoding."""
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ("甲", "乙", "丙", "丁")]
+    roles[0]["skills"] = [{"name": "许诺", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
+                           "effects": [{"choose": [[{"info": {"to": "target", "what": "阵营"}, "src": 4}],
+                                                   [{"info": {"to": "target", "what": "身份"}, "src": 5}]]}]}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 3}],
+           "factions": [{"name": f"{r}阵营", "src": 2} for r in ("甲", "乙", "丙", "丁")], "roles": roles}
+    rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n许诺[夜晚]：令目标从如下效果中选择一项：\n"
+                          "1：获知一名玩家的阵营。\n2：获知一名玩家的身份，若其为狼人则立即告知全场。\n")
+    options = rs.skills[0].effects[0].options
+    assert option_label(rs, options, 0) == "“1：获知一名玩家的阵营”（第4行）"
+    assert option_label(rs, options, 1) == "“2：获知一名玩家的身份…”（第5行）"

@@ -1243,10 +1243,27 @@ def option_label(rs, options: list, j: int) -> str:
     for kind, shown in (("role", "{}"), ("gain", "获得【{}】"), ("skill", "【{}】"), ("status", "[{}]"),
                         ("line", "第{}行")):
         names = [shown.format(n) for k, n in own if k == kind]
+        if names and kind == "line":
+            # a line alone does not say which item of an enumerated list: the line's own
+            # opening does (the post's numbering, 3：…), else its place
+            first = int(names[0][1:-1])
+            text = rs.source_lines[first - 1].strip() if 0 < first <= len(rs.source_lines) else ""
+            if text:
+                return f"“{_opening(text)}”（{names[0]}）"
+            return f"第{j + 1}项（{'、'.join(names[:2])}）"
         if names:
-            # a line alone does not say which item of an enumerated list: its place does
-            return f"第{j + 1}项（{'、'.join(names[:2])}）" if kind == "line" else "、".join(names[:2])
+            return "、".join(names[:2])
     return ""
+
+
+OPTION_QUOTE = 16   # at most this many characters of an option's own line name it
+
+
+def _opening(text: str) -> str:
+    """The opening of a line up to its first pause (，；。) or OPTION_QUOTE characters."""
+    stops = [i for i, ch in enumerate(text) if ch in "，；。,;" and i >= 4]
+    cut = min(stops[0] if stops else len(text), OPTION_QUOTE)
+    return text[:cut] + ("…" if text[cut:].strip("，；。,; ") else "")
 
 
 def choices_text(m, world: World, mv: Move, idle: set | frozenset = frozenset()) -> list[str]:
