@@ -129,3 +129,15 @@ def test_a_count_goes_without_saying_for_a_skill_not_gained():
     keys = [("counter", "强击计数", 1), ("gained", 1, part.uid)]
     assert "强击计数" not in outcome_text(rs, keys, {keys[0]: 0, keys[1]: False})
     assert "P2 的强击计数 = 1" in outcome_text(rs, keys, {keys[0]: 1, keys[1]: True})
+
+
+def test_a_made_up_status_nobody_holds_is_not_listed_as_lacking():
+    from verifier.narrate import describe_player
+    rs = load_inline(_raw([]), SOURCE)
+    nobody = {("role", 0): "甲身份", ("faction", 0): "甲阵营", ("alive", 0): True,
+              ("status", 0, "护盾"): False, ("status", 0, "护盾计时"): False}
+    line = describe_player(rs, nobody, 0, relevant_statuses={"护盾", "护盾计时"})
+    assert "未持有[护盾]" in line and "护盾计时" not in line, line
+    # held by a player of the story: the others' lacking it is told
+    held = {**nobody, ("status", 1, "护盾计时"): True}
+    assert "[护盾计时]" in describe_player(rs, held, 0, relevant_statuses={"护盾", "护盾计时"})

@@ -44,7 +44,11 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     parts = [f"{player(i)}：{role}" + _role_origin(rs, st, i), f"当前阵营 {faction}", alive]
     held = sorted(s for s in rs.statuses if st.get(("status", i, s)))
     if relevant_statuses is not None:
-        lacking = sorted(s for s in relevant_statuses if not st.get(("status", i, s)))
+        # a status the post never names, held by nobody here, is the encoding's bookkeeping:
+        # "未持有[X(…)]" would only make a judge look for a rule that is not in the post
+        somebody = {k[2] for k, v in st.items() if isinstance(k, tuple) and k[0] == "status" and len(k) == 3 and v}
+        lacking = sorted(s for s in relevant_statuses if not st.get(("status", i, s))
+                         and (s in somebody or rs.in_text(s)))
         held = [s for s in held if s in relevant_statuses]
         if lacking:
             parts.append("未持有" + "".join(f"[{s}]" for s in lacking))
