@@ -74,3 +74,40 @@ def test_a_reading_game_can_ask_for_targets_who_stay_in_the_game():
                                          living_targets=living)
     assert ask(False).answer.sat
     assert ask(True).answer.status == "unsat"
+
+
+def test_a_reading_game_can_ask_for_a_plain_cast():
+    """plain: no player of the story holds a status the post leaves to base rules, and the
+    difference is about a player still in the game. A skill that only marks such players
+    has no plain use; one that marks anyone has."""
+    from models.encoding.ambiguity import confirm_reading
+    from models.encoding.solver import Solver
+    from models.encoding.world import World
+    from verifier.analyses.pending import trace_skills
+    amb = {"name": "是否留印", "src": 3, "text": "是否留印",
+           "options": [{"name": "留印", "text": "留印"}, {"name": "不留", "text": "不留"}]}
+
+    def rs_for(only_lovers: bool):
+        mark = {"name": "留印", "src": 4, "timing": ["夜晚"],
+                "targets": {"min": 1, "max": 1, "filter": {"has_status": "情缘"} if only_lovers else {}},
+                "effects": [{"grant_status": {"who": "target", "status": "印", "duration": "permanent"},
+                             "if": {"reading": ["是否留印", "留印"]}}]}
+        bind = {"name": "结缘", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
+                "effects": [{"grant_status": {"who": "target", "status": "情缘", "duration": "permanent"}}]}
+        statuses = [{"name": "印", "src": 4},
+                    {"name": "情缘", "src": 3, "external": True, "basis": "base_rules", "basis_src": 3,
+                     "assumption": "参考基础规则的情侣（殉情）"}]
+        return one_each({"甲": [bind], "乙": [mark], "丙": [], "丁": []},
+                        "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n结缘[夜晚]：令一名角色获得[情缘]（参考基础规则）。\n"
+                        "留印[夜晚]：给一名角色留下[印]（是否留印原文未说明）。\n（空行）\n每天先夜晚、后白天。\n",
+                        statuses, depth=2, ambiguities=[amb])
+
+    for only_lovers, plain_exists in ((True, False), (False, True)):
+        rs = rs_for(only_lovers)
+        world = World(rs, 4)
+        solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+        mark = next(s for s in rs.skills if s.name == "留印")
+        ask = lambda plain: confirm_reading(world, solver, "是否留印", mark, 0, 1, None, 2,  # noqa: E731
+                                            trace_skills(rs, world), plain=plain)
+        assert ask(False).answer.sat
+        assert ask(True).answer.sat == plain_exists

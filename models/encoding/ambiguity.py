@@ -50,10 +50,21 @@ class ReadingResult:
     told_moves: list = field(default_factory=list)  # the moves of the history, one per told line
 
 
-def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome):
+def player_of(key: tuple) -> int | None:
+    """The player a value is about (None: a value of the game, an item, a faction)."""
+    if key[0] == "counter":
+        return key[2] if len(key) > 2 and isinstance(key[2], int) else None
+    if key[0] in ("item", "win", "lose"):
+        return None
+    return key[1] if len(key) > 1 and isinstance(key[1], int) else None
+
+
+def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome,
+                  living: bool = False):
     """(differs, state under i, state under j, keys that may differ) for one use from st:
     the use is built once with the reading fixed to each option (the state before it is
-    shared, so only the use itself can differ)."""
+    shared, so only the use itself can differ). living: only a difference about a player
+    in the game when the use is made (or about no player) counts."""
     def under(option: int) -> dict:
         with world.sem.reading_fixed(name, option):
             en = world.enabled(st, skill, b)
@@ -63,8 +74,15 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, 
     keys = [k for k in sorted(si.terms, key=repr) if k[0] not in ("spent",) + RECORDS and (outcome is None or outcome(k))
             and not si[k].eq(sj[k])]
     # what a player out under both readings holds is no outcome (as for orders: scenarios.matters)
-    differs = z3.Or([matters(world, st, si, sj, k) for k in keys] + [z3.BoolVal(False, world.ctx)])
+    alive = lambda k: st[("alive", player_of(k))] if living and player_of(k) is not None else z3.BoolVal(True, world.ctx)  # noqa: E731
+    differs = z3.Or([z3.And(matters(world, st, si, sj, k), alive(k)) for k in keys] + [z3.BoolVal(False, world.ctx)])
     return differs, si, sj, keys
+
+
+def external_statuses(world: World, st: State) -> list:
+    """The keys of the statuses the post leaves to base rules (external), for every slot."""
+    return [k for k in sorted(st.terms, key=repr) if k[0] == "status" and k[2] in world.rs.statuses
+            and world.rs.statuses[k[2]].external]
 
 
 def _differing(m, world: World, st: State, si: State, sj: State, keys: list) -> list:
@@ -99,11 +117,15 @@ def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill,
 
 
 def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int, outcome,
-                    depth: int, skills: list, quiet: int = 0, living_targets: bool = False) -> ReadingResult:
+                    depth: int, skills: list, quiet: int = 0, living_targets: bool = False,
+                    plain: bool = False) -> ReadingResult:
     """The same question in a game: from a legal deal at the table, at most depth legal moves
     (after quiet days where allowed), nobody has won yet, and then the use differs.
     living_targets: only uses whose targets are alive and not about to go out (a lasting
-    effect on a player on the way out shows nothing a judge can follow)."""
+    effect on a player on the way out shows nothing a judge can follow).
+    plain: the difference is about a player still in the game, and no player of the story
+    holds a status whose meaning the post leaves to base rules (what it does there, such as
+    lovers dying together, is not in the game the engine plays)."""
     # a skill of the one-off phases (开局) is used once, while they resolve: its use is the
     # last of setup by a holder who has not used it there (no quiet days, no moves before)
     at_setup = skill in setup_skills(world)
@@ -117,7 +139,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
         for t, st in enumerate(u.states[:1] if at_setup else u.states):
             for b in inner_bindings(world, skill):
                 try:
-                    d, si, sj, keys = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome)
+                    d, si, sj, keys = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome, living=plain)
                 except Unbound:
                     continue
                 if keys:
@@ -130,6 +152,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                         z3.BoolVal(True, world.ctx)
                     living = [z3.And(st[("alive", x)], z3.Not(st[("dying", x)])) for x in b.targets] \
                         if living_targets else []
+                    living += [z3.Not(st[k]) for k in external_statuses(world, st)] if plain else []
                     goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living), si, sj, keys))
     if not goals:
         return ReadingResult(Answer("unsat"))

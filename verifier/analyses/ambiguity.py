@@ -6,8 +6,8 @@ from itertools import combinations, permutations
 from typing import Iterator
 
 from models.domain import without_parts
-from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, reading_question, win_differs,
-                                      wins_only_under)
+from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, player_of, reading_question,
+                                      win_differs, wins_only_under)
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
 from models.encoding.reach import Move, bounded_trace, move_text, setup_skills
@@ -121,6 +121,16 @@ def _target_going(game) -> bool:
     """A target of the found use is out or about to go out when it is used."""
     return any(not game.start.get(("alive", x), True) or game.start.get(("dying", x), False)
                for x in game.binding.targets)
+
+
+def _plain(rs, game) -> bool:
+    """No player of the found game holds a status the post leaves to base rules when the use
+    is made, and the difference is about a player still in the game (or about none)."""
+    if any(v and k[0] == "status" and k[2] in rs.statuses and rs.statuses[k[2]].external
+           for k, v in game.start.items()):
+        return False
+    players = [p for p in map(player_of, game.differing) if p is not None]
+    return not players or any(game.start.get(("alive", p), True) for p in players)
 
 
 def _only_records(rs, differing) -> bool:
@@ -244,11 +254,16 @@ class Ambiguity(Analysis):
                     # reading that only shows after one whole night needs a longer game
                     game, bound = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
                                                   trace_skills(rs, cx.world), 0), (depth + DEEPER, 0)
-                if game.answer.sat and _target_going(game) and not _only_records(rs, game.differing):
-                    # a lasting effect on a player on the way out reads badly: a use on targets
-                    # who stay in the game, asked for within the same bounds
+                if game.answer.sat and not _only_records(rs, game.differing) and \
+                        (_target_going(game) or not _plain(rs, game)):
+                    # a lasting effect on a player on the way out, a difference only for players
+                    # already out, or a cast holding a status the post leaves to base rules
+                    # (lovers…) reads badly: asked again within the same bounds without them
                     better = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, bound[0],
-                                             trace_skills(rs, cx.world), bound[1], living_targets=True)
+                                             trace_skills(rs, cx.world), bound[1], living_targets=True, plain=True)
+                    if not better.answer.sat and _target_going(game):
+                        better = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, bound[0],
+                                                 trace_skills(rs, cx.world), bound[1], living_targets=True)
                     game = better if better.answer.sat else game
                 if game.answer.sat:
                     then, pair = None, (a, b)
