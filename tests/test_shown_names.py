@@ -129,6 +129,9 @@ def test_a_count_goes_without_saying_for_a_skill_not_gained():
     keys = [("counter", "强击计数", 1), ("gained", 1, part.uid)]
     assert "强击计数" not in outcome_text(rs, keys, {keys[0]: 0, keys[1]: False})
     assert "P2 的强击计数 = 1" in outcome_text(rs, keys, {keys[0]: 1, keys[1]: True})
+    # held by identity (the card's own skill): the count is told even at its initial value
+    own = {keys[0]: 0, keys[1]: False, ("role", 1): "甲身份"}
+    assert "P2 的强击计数 = 0" in outcome_text(rs, keys, own)
 
 
 def test_a_made_up_status_nobody_holds_is_not_listed_as_lacking():

@@ -211,7 +211,10 @@ def _count_of_skill_not_held(rs: Ruleset, key: tuple, values: dict) -> bool:
         return _reads_counter(skill.condition, key[1]) or any(
             (e.kind == "counter" and isinstance(e.args, dict) and e.args.get("name") == key[1])
             or _reads_counter([e.args, e.guard], key[1]) for e in skill.all_effects())
-    return any(k[0] == "gained" and k[1] == key[2] and not values[k] and k[2] in skills and counts(skills[k[2]])
+    def not_held(k) -> bool:
+        # not gained, and not held by identity either
+        return not values[k] and values.get(("role", k[1])) != skills[k[2]].owner_role
+    return any(k[0] == "gained" and k[1] == key[2] and k[2] in skills and not_held(k) and counts(skills[k[2]])
                for k in values if isinstance(k, tuple))
 
 
