@@ -80,10 +80,6 @@ def test_a_reading_game_can_ask_for_a_plain_cast():
     """plain: no player of the story holds a status the post leaves to base rules, and the
     difference is about a player still in the game. A skill that only marks such players
     has no plain use; one that marks anyone has."""
-    from models.encoding.ambiguity import confirm_reading
-    from models.encoding.solver import Solver
-    from models.encoding.world import World
-    from verifier.analyses.pending import trace_skills
     amb = {"name": "是否留印", "src": 3, "text": "是否留印",
            "options": [{"name": "留印", "text": "留印"}, {"name": "不留", "text": "不留"}]}
 
@@ -103,11 +99,44 @@ def test_a_reading_game_can_ask_for_a_plain_cast():
                         statuses, depth=2, ambiguities=[amb])
 
     for only_lovers, plain_exists in ((True, False), (False, True)):
-        rs = rs_for(only_lovers)
-        world = World(rs, 4)
-        solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
-        mark = next(s for s in rs.skills if s.name == "留印")
-        ask = lambda plain: confirm_reading(world, solver, "是否留印", mark, 0, 1, None, 2,  # noqa: E731
-                                            trace_skills(rs, world), plain=plain)
+        ask = _plain_asker(rs_for(only_lovers), "是否留印", "留印")
         assert ask(False).answer.sat
         assert ask(True).answer.sat == plain_exists
+
+
+def test_a_plain_cast_has_no_harm_on_ones_own_camp():
+    """A use that harms its target is asked for on another camp: a stab that may only hit
+    the stabber's own camp has no plain use; one that may hit anybody has."""
+    from inline_rulesets import load_inline
+    amb = {"name": "是否致命", "src": 3, "text": "是否致命",
+           "options": [{"name": "致命", "text": "致命"}, {"name": "不致命", "text": "不致命"}]}
+    for only_own, plain_exists in ((True, False), (False, True)):
+        stab = {"name": "刺杀", "src": 3, "timing": ["夜晚"],
+                "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True, **({"faction": "红阵营"} if only_own else {})}},
+                "effects": [{"damage": {"who": "target", "kind": "刺杀"}, "if": {"reading": ["是否致命", "致命"]}}]}
+        roles = [{"name": r, "src": 2, "faction": f, "count": 1} for r, f in
+                 (("甲", "红阵营"), ("乙", "红阵营"), ("丙", "蓝阵营"), ("丁", "蓝阵营"))]
+        roles[0]["skills"] = [stab]
+        raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+               "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+               "phases": [{"name": "夜晚", "src": 6}, {"name": "白天", "src": 6}],
+               "factions": [{"name": "红阵营", "src": 2}, {"name": "蓝阵营", "src": 2}], "roles": roles,
+               "ambiguities": [amb]}
+        rs = load_inline(raw, "# 来源: 用例\n甲乙为红阵营，丙丁为蓝阵营，各一张。\n刺杀[夜晚]：刺一名角色（是否致命原文未说明）。\n"
+                              "（空行）\n（空行）\n每天先夜晚、后白天。\n")
+        ask = _plain_asker(rs, "是否致命", "刺杀")
+        assert ask(False).answer.sat
+        assert ask(True).answer.sat == plain_exists
+
+
+def _plain_asker(rs, ambiguity: str, skill_name: str):
+    """ask(plain): the reading game for the named skill's use, with or without a plain cast."""
+    from models.encoding.ambiguity import confirm_reading
+    from models.encoding.solver import Solver
+    from models.encoding.world import World
+    from verifier.analyses.pending import trace_skills
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    skill = next(s for s in rs.skills if s.name == skill_name)
+    return lambda plain: confirm_reading(world, solver, ambiguity, skill, 0, 1, None, 2, trace_skills(rs, world),
+                                         plain=plain)

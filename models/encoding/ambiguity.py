@@ -79,6 +79,13 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, 
     return differs, si, sj, keys
 
 
+def harms_targets(skill: Skill) -> bool:
+    """The skill damages its targets or puts them out (a use on one's own camp is then a
+    second rule a story drags in: 出刀对本阵营无效 and the like)."""
+    return any(e.kind in ("damage", "out") and isinstance(e.args, dict) and e.args.get("who") == "target"
+               for e in skill.all_effects())
+
+
 def external_statuses(world: World, st: State) -> list:
     """The keys of the statuses the post leaves to base rules (external), for every slot."""
     return [k for k in sorted(st.terms, key=repr) if k[0] == "status" and k[2] in world.rs.statuses
@@ -123,9 +130,10 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     (after quiet days where allowed), nobody has won yet, and then the use differs.
     living_targets: only uses whose targets are alive and not about to go out (a lasting
     effect on a player on the way out shows nothing a judge can follow).
-    plain: the difference is about a player still in the game, and no player of the story
-    holds a status whose meaning the post leaves to base rules (what it does there, such as
-    lovers dying together, is not in the game the engine plays)."""
+    plain: the difference is about a player still in the game, no player of the story holds a
+    status whose meaning the post leaves to base rules (what it does there, such as lovers
+    dying together, is not in the game the engine plays), and a use that harms its targets
+    is not made on the user's own camp."""
     # a skill of the one-off phases (开局) is used once, while they resolve: its use is the
     # last of setup by a holder who has not used it there (no quiet days, no moves before)
     at_setup = skill in setup_skills(world)
@@ -153,6 +161,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                     living = [z3.And(st[("alive", x)], z3.Not(st[("dying", x)])) for x in b.targets] \
                         if living_targets else []
                     living += [z3.Not(st[k]) for k in external_statuses(world, st)] if plain else []
+                    living += [st[("faction", x)] != st[("faction", b.self_slot)] for x in b.targets
+                               if x != b.self_slot] if plain and harms_targets(skill) else []
                     goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living), si, sj, keys))
     if not goals:
         return ReadingResult(Answer("unsat"))

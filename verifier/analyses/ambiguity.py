@@ -6,8 +6,8 @@ from itertools import combinations, permutations
 from typing import Iterator
 
 from models.domain import without_parts
-from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, player_of, reading_question,
-                                      win_differs, wins_only_under)
+from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, harms_targets, player_of,
+                                      reading_question, win_differs, wins_only_under)
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
 from models.encoding.reach import Move, bounded_trace, move_text, setup_skills
@@ -123,11 +123,15 @@ def _target_going(game) -> bool:
                for x in game.binding.targets)
 
 
-def _plain(rs, game) -> bool:
+def _plain(rs, skill, game) -> bool:
     """No player of the found game holds a status the post leaves to base rules when the use
-    is made, and the difference is about a player still in the game (or about none)."""
+    is made, a use that harms its targets is not on the user's own camp, and the difference
+    is about a player still in the game (or about none)."""
     if any(v and k[0] == "status" and k[2] in rs.statuses and rs.statuses[k[2]].external
            for k, v in game.start.items()):
+        return False
+    b, camp = game.binding, game.start.get(("faction", game.binding.self_slot))
+    if harms_targets(skill) and any(x != b.self_slot and game.start.get(("faction", x)) == camp for x in b.targets):
         return False
     players = [p for p in map(player_of, game.differing) if p is not None]
     return not players or any(game.start.get(("alive", p), True) for p in players)
@@ -255,7 +259,7 @@ class Ambiguity(Analysis):
                     game, bound = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
                                                   trace_skills(rs, cx.world), 0), (depth + DEEPER, 0)
                 if game.answer.sat and not _only_records(rs, game.differing) and \
-                        (_target_going(game) or not _plain(rs, game)):
+                        (_target_going(game) or not _plain(rs, s, game)):
                     # a lasting effect on a player on the way out, a difference only for players
                     # already out, or a cast holding a status the post leaves to base rules
                     # (lovers…) reads badly: asked again within the same bounds without them
