@@ -263,11 +263,7 @@ class Ambiguity(Analysis):
                     # a lasting effect on a player on the way out, a difference only for players
                     # already out, or a cast holding a status the post leaves to base rules
                     # (lovers…) reads badly: asked again within the same bounds without them
-                    better = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, bound[0],
-                                             trace_skills(rs, cx.world), bound[1], living_targets=True, plain=True)
-                    if not better.answer.sat and _target_going(game):
-                        better = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, bound[0],
-                                                 trace_skills(rs, cx.world), bound[1], living_targets=True)
+                    better = self._asked_again(cx, name, s, (i, j), outcome, bound, fallback=_target_going(game))
                     game = better if better.answer.sat else game
                 if game.answer.sat:
                     then, pair = None, (a, b)
@@ -280,8 +276,7 @@ class Ambiguity(Analysis):
                         # nothing within the moves played on: a use that differs in a value the
                         # text names, on targets who stay in the game, within the same bounds
                         told = lambda k: (outcome is None or outcome(k)) and not _only_records(rs, [k])  # noqa: E731
-                        better = confirm_reading(cx.world, cx.solver, name, s, i, j, told, bound[0],
-                                                 trace_skills(rs, cx.world), bound[1], living_targets=True)
+                        better = self._asked_again(cx, name, s, (i, j), told, bound, fallback=True)
                         if better.answer.sat:
                             game, then = better, None
                     if then is not None and not then.answer.sat:
@@ -336,6 +331,15 @@ class Ambiguity(Analysis):
                               locations=where, key=("ambiguity", name))
                 return
         yield self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下结果相同（{users}）。", False)
+
+    def _asked_again(self, cx: Context, name: str, skill, ij: tuple, outcome, bound: tuple, fallback: bool):
+        """The reading game asked again within the same bounds for targets who stay in the
+        game and a plain cast (confirm_reading's plain); fallback: if there is none, for
+        targets who stay in the game alone."""
+        ask = lambda plain: confirm_reading(cx.world, cx.solver, name, skill, *ij, outcome, bound[0],  # noqa: E731
+                                            trace_skills(cx.rs, cx.world), bound[1], living_targets=True, plain=plain)
+        better = ask(True)
+        return ask(False) if fallback and not better.answer.sat else better
 
     def _played_on(self, cx: Context, name: str, skill, options: list, ij: tuple, game):
         """The found game played on after the use, with the same moves under each option; then
