@@ -129,7 +129,7 @@ def test_a_plain_cast_has_no_harm_on_ones_own_camp():
         assert ask(True).answer.sat == plain_exists
 
 
-def _plain_asker(rs, ambiguity: str, skill_name: str):
+def _plain_asker(rs, ambiguity: str, skill_name: str, depth: int = 2):
     """ask(plain): the reading game for the named skill's use, with or without a plain cast."""
     from models.encoding.ambiguity import confirm_reading
     from models.encoding.solver import Solver
@@ -138,5 +138,33 @@ def _plain_asker(rs, ambiguity: str, skill_name: str):
     world = World(rs, 4)
     solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
     skill = next(s for s in rs.skills if s.name == skill_name)
-    return lambda plain: confirm_reading(world, solver, ambiguity, skill, 0, 1, None, 2, trace_skills(rs, world),
+    return lambda plain: confirm_reading(world, solver, ambiguity, skill, 0, 1, None, depth, trace_skills(rs, world),
                                          plain=plain)
+
+
+def test_a_plain_story_has_no_move_on_its_own_user():
+    """A move before the use counts too: when the use needs a player a look has marked, and
+    the look may only fall on the one who looks, no plain story exists; when it may fall on
+    anybody, one does."""
+    from models.encoding.ambiguity import odd_use
+    amb = {"name": "是否留印", "src": 3, "text": "是否留印",
+           "options": [{"name": "留印", "text": "留印"}, {"name": "不留", "text": "不留"}]}
+    for only_self, plain_exists in ((True, False), (False, True)):
+        look = {"name": "查看", "src": 3, "timing": ["夜晚"],
+                "targets": {"min": 1, "max": 1, "filter": {"role": "甲"} if only_self else {"alive": True}},
+                "effects": [{"grant_status": {"who": "target", "status": "查过", "duration": "permanent"}}]}
+        mark = {"name": "留印", "src": 4, "timing": ["白天"], "targets": {"min": 1, "max": 1, "filter": {"has_status": "查过"}},
+                "effects": [{"grant_status": {"who": "target", "status": "印", "duration": "permanent"},
+                             "if": {"reading": ["是否留印", "留印"]}}]}
+        rs = one_each({"甲": [look], "乙": [mark], "丙": [], "丁": []},
+                      "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n查看[夜晚]：查看一名角色。\n"
+                      "留印[白天]：给查看过的角色留下[印]（是否留印原文未说明）。\n（空行）\n每天先夜晚、后白天。\n",
+                      ["查过", "印"], depth=3, ambiguities=[amb])
+        ask = _plain_asker(rs, "是否留印", "留印", depth=3)
+        assert ask(False).answer.sat
+        assert ask(True).answer.sat == plain_exists
+    stab = next(s for s in one_each({"甲": [{"name": "刺", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
+                                            "effects": [{"damage": {"who": "target", "kind": "刺"}}]}], "乙": []},
+                                    "# 来源: 用例\n甲、乙。\n刺[夜晚]。\n（空行）\n（空行）\n每天先夜晚、后白天。\n", []).skills)
+    camps = {0: "红", 1: "红", 2: "蓝"}.get
+    assert odd_use(stab, 0, (0,), camps) and odd_use(stab, 0, (1,), camps) and not odd_use(stab, 0, (2,), camps)

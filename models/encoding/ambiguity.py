@@ -86,6 +86,34 @@ def harms_targets(skill: Skill) -> bool:
                for e in skill.all_effects())
 
 
+def odd_use(skill: Skill, self_slot: int, targets, camp) -> z3.BoolRef | bool:
+    """A use a judge reads as a detour (the seer checks himself, a wolf knifes himself or a
+    teammate): a skill used on its own user, or a harmful one on the user's camp. camp(x):
+    player x's faction (a term, or a value)."""
+    if self_slot in targets:
+        return True
+    if not harms_targets(skill):
+        return False
+    same = [camp(x) == camp(self_slot) for x in targets]
+    return z3.Or(same) if same and isinstance(same[0], z3.BoolRef) else any(same)
+
+
+def _no_odd_moves(u, upto: int) -> list:
+    """The first upto moves of an unrolled game are no odd uses (odd_use)."""
+    out = []
+    for s in range(upto):
+        st = u.states[s]
+        for n, mv in enumerate(u.trans.moves):
+            if mv.skill is None or mv.binding is None or not mv.binding.targets:
+                continue
+            odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)])
+            if odd is True:
+                out.append(u.sels[s] != n)
+            elif odd is not False:
+                out.append(z3.Implies(u.sels[s] == n, z3.Not(odd)))
+    return out
+
+
 def external_statuses(world: World, st: State) -> list:
     """The keys of the statuses the post leaves to base rules (external), for every slot."""
     return [k for k in sorted(st.terms, key=repr) if k[0] == "status" and k[2] in world.rs.statuses
@@ -132,8 +160,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     effect on a player on the way out shows nothing a judge can follow).
     plain: the difference is about a player still in the game, no player of the story holds a
     status whose meaning the post leaves to base rules (what it does there, such as lovers
-    dying together, is not in the game the engine plays), and a use that harms its targets
-    is not made on the user's own camp."""
+    dying together, is not in the game the engine plays), and neither the use nor a move
+    before it is a detour (odd_use: a skill on its own user, harm on one's own camp)."""
     # a skill of the one-off phases (开局) is used once, while they resolve: its use is the
     # last of setup by a holder who has not used it there (no quiet days, no moves before)
     at_setup = skill in setup_skills(world)
@@ -160,9 +188,14 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                         z3.BoolVal(True, world.ctx)
                     living = [z3.And(st[("alive", x)], z3.Not(st[("dying", x)])) for x in b.targets] \
                         if living_targets else []
-                    living += [z3.Not(st[k]) for k in external_statuses(world, st)] if plain else []
-                    living += [st[("faction", x)] != st[("faction", b.self_slot)] for x in b.targets
-                               if x != b.self_slot] if plain and harms_targets(skill) else []
+                    if plain:
+                        # no base-rule statuses in the cast, and neither the use nor a move before
+                        # it a detour (odd_use)
+                        odd = odd_use(skill, b.self_slot, b.targets, lambda x, st=st: st[("faction", x)])
+                        if odd is True:
+                            continue
+                        living += [z3.Not(st[k]) for k in external_statuses(world, st)] + \
+                            ([] if odd is False else [z3.Not(odd)]) + _no_odd_moves(u, t)
                     goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living), si, sj, keys))
     if not goals:
         return ReadingResult(Answer("unsat"))

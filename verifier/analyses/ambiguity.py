@@ -6,7 +6,7 @@ from itertools import combinations, permutations
 from typing import Iterator
 
 from models.domain import without_parts
-from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, harms_targets, player_of,
+from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, odd_use, player_of,
                                       reading_question, win_differs, wins_only_under)
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
@@ -125,13 +125,20 @@ def _target_going(game) -> bool:
 
 def _plain(rs, skill, game) -> bool:
     """No player of the found game holds a status the post leaves to base rules when the use
-    is made, a use that harms its targets is not on the user's own camp, and the difference
-    is about a player still in the game (or about none)."""
+    is made, neither the use nor a move before it is a detour (odd_use: the seer checking
+    himself, a wolf knifing a teammate), and the difference is about a player still in the
+    game (or about none)."""
     if any(v and k[0] == "status" and k[2] in rs.statuses and rs.statuses[k[2]].external
            for k, v in game.start.items()):
         return False
-    b, camp = game.binding, game.start.get(("faction", game.binding.self_slot))
-    if harms_targets(skill) and any(x != b.self_slot and game.start.get(("faction", x)) == camp for x in b.targets):
+    b = game.binding
+    if b.targets and odd_use(skill, b.self_slot, b.targets, lambda x: game.start.get(("faction", x))):
+        return False
+    skills = {x.uid: x for x in rs.skills}
+    camp = game.dealt or game.start
+    if any(mv.get("move") == "skill" and mv.get("targets") and mv.get("skill") in skills and
+           odd_use(skills[mv["skill"]], mv["self"], mv["targets"], lambda x: camp.get(("faction", x)))
+           for mv in game.moves):
         return False
     players = [p for p in map(player_of, game.differing) if p is not None]
     return not players or any(game.start.get(("alive", p), True) for p in players)
@@ -258,12 +265,14 @@ class Ambiguity(Analysis):
                     # reading that only shows after one whole night needs a longer game
                     game, bound = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
                                                   trace_skills(rs, cx.world), 0), (depth + DEEPER, 0)
-                if game.answer.sat and not _only_records(rs, game.differing) and \
-                        (_target_going(game) or not _plain(rs, s, game)):
-                    # a lasting effect on a player on the way out, a difference only for players
-                    # already out, or a cast holding a status the post leaves to base rules
-                    # (lovers…) reads badly: asked again within the same bounds without them
-                    better = self._asked_again(cx, name, s, (i, j), outcome, bound, fallback=_target_going(game))
+                records = game.answer.sat and _only_records(rs, game.differing)
+                if game.answer.sat and (not _plain(rs, s, game) or (_target_going(game) and not records)):
+                    # a detour in the story (the seer checking himself), a lasting effect on a
+                    # player on the way out, a difference only for players already out, or a cast
+                    # holding a status the post leaves to base rules (lovers…) reads badly: asked
+                    # again within the same bounds without them (a record is still played on)
+                    going = _target_going(game) and not records
+                    better = self._asked_again(cx, name, s, (i, j), outcome, bound, living=not records, fallback=going)
                     game = better if better.answer.sat else game
                 if game.answer.sat:
                     then, pair = None, (a, b)
@@ -276,7 +285,7 @@ class Ambiguity(Analysis):
                         # nothing within the moves played on: a use that differs in a value the
                         # text names, on targets who stay in the game, within the same bounds
                         told = lambda k: (outcome is None or outcome(k)) and not _only_records(rs, [k])  # noqa: E731
-                        better = self._asked_again(cx, name, s, (i, j), told, bound, fallback=True)
+                        better = self._asked_again(cx, name, s, (i, j), told, bound, living=True, fallback=True)
                         if better.answer.sat:
                             game, then = better, None
                     if then is not None and not then.answer.sat:
@@ -332,14 +341,16 @@ class Ambiguity(Analysis):
                 return
         yield self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下结果相同（{users}）。", False)
 
-    def _asked_again(self, cx: Context, name: str, skill, ij: tuple, outcome, bound: tuple, fallback: bool):
-        """The reading game asked again within the same bounds for targets who stay in the
-        game and a plain cast (confirm_reading's plain); fallback: if there is none, for
-        targets who stay in the game alone."""
-        ask = lambda plain: confirm_reading(cx.world, cx.solver, name, skill, *ij, outcome, bound[0],  # noqa: E731
-                                            trace_skills(cx.rs, cx.world), bound[1], living_targets=True, plain=plain)
-        better = ask(True)
-        return ask(False) if fallback and not better.answer.sat else better
+    def _asked_again(self, cx: Context, name: str, skill, ij: tuple, outcome, bound: tuple, living: bool,
+                     fallback: bool):
+        """The reading game asked again within the same bounds for a plain story
+        (confirm_reading's plain) and, if living, targets who stay in the game; fallback: if
+        there is none, for targets who stay in the game alone."""
+        def ask(plain: bool, alive: bool):
+            return confirm_reading(cx.world, cx.solver, name, skill, *ij, outcome, bound[0],
+                                   trace_skills(cx.rs, cx.world), bound[1], living_targets=alive, plain=plain)
+        better = ask(True, living)
+        return ask(False, True) if fallback and not better.answer.sat else better
 
     def _played_on(self, cx: Context, name: str, skill, options: list, ij: tuple, game):
         """The found game played on after the use, with the same moves under each option; then
