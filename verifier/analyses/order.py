@@ -250,7 +250,8 @@ class OrderDependence(Analysis):
         """A candidate of the abstract search the game did not confirm: within the budget
         (bounded: no legal game within the depth reaches it), or not (the budget ran out)."""
         a, b = cand.a.skill, cand.b.skill
-        pair = f"{a.shown}与{b.shown}"
+        # two parts of one skill read alike: their holders tell them apart
+        pair = f"{a.shown}与{b.shown}" if a.shown != b.shown else f"{cx.skill_text(a)}与{cx.skill_text(b)}"
         depth = int(cx.rs.bounds["depth"])
         return Finding(kind="unknown", severity="info" if bounded else "warning", verdict="unknown",
                        subjects=(a.name, b.name),
