@@ -47,7 +47,7 @@ def test_a_record_no_later_move_reads_is_an_open_question_not_a_witness():
     rs = _ruleset(read=False)
     [f] = _about(rs)
     assert (f.kind, f.verdict) == ("unknown", "unknown"), f.message
-    assert "只改变原文没有直接命名的记录" in f.message and "3 步内结果没有不同" in f.message, f.message
+    assert "只改变编码为结算记下的中间记录" in f.message and "3 步内结果没有不同" in f.message, f.message
 
 
 def test_a_reading_game_can_ask_for_targets_who_stay_in_the_game():

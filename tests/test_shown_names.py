@@ -102,7 +102,7 @@ def test_a_difference_only_in_a_record_names_the_rules_that_read_it():
                             "trigger": {"event": "phase_start", "phase": "夜晚"},
                             "condition": {"counter": "强击计数", "op": ">=", "value": 2, "who": "self"},
                             "effects": [{"remove_status": {"who": "self", "status": "护盾"}}]}]), SOURCE)
-    assert _read_later(rs, [("counter", "强击计数", 0)]) == ["（这一差别只在原文没有直接命名的记录上，是否改变此后的结算未作比较；读取它的规则：【强击】（第2、3行的部分））"]
+    assert _read_later(rs, [("counter", "强击计数", 0)]) == ["（这一差别只在编码为结算记下的中间记录上，是否改变此后的结算未作比较；读取它的规则：【强击】（第2、3行的部分））"]
     assert _read_later(rs, [("counter", "强击计数", 0), ("status", 0, "护盾")]) == []   # a named value differs
 
 

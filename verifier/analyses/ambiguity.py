@@ -152,7 +152,7 @@ def _only_records(rs, differing) -> bool:
 
 def _records_word(differing) -> str:
     """What such a difference is in, in words."""
-    return "编码拆分出的技能部分" if any(k[0] in ("gained", "lost") for k in differing) else "原文没有直接命名的记录"
+    return "编码拆分出的技能部分" if any(k[0] in ("gained", "lost") for k in differing) else "编码为结算记下的中间记录"
 
 
 def _read_later(rs, differing) -> list[str]:
@@ -379,8 +379,8 @@ class Ambiguity(Analysis):
         # the reading matters in some state and no bound here shows it is harmless: a question
         # the judge should see among the problems
         return replace(f, kind="unknown", severity="warning", verdict="unknown", question=None, rulings=(),
-                       message=f"歧义{_asked(amb)}：按「{a}」与按「{b}」，{cx.skill_text(skill)}只改变{_records_word(game.differing)}；"
-                               f"在找到的对局中{why}（更长的对局未检查）。",
+                       message=f"歧义{_asked(amb)}：按「{a}」与按「{b}」，{cx.skill_text(skill)}此时只改变{_records_word(game.differing)}，"
+                               f"区别要到读取它的规则作用时才显出；在找到的对局中{why}（更长的对局未检查）。",
                        message_en=f"The readings of '{name}' change only an encoding record in '{skill.name}'; the found "
                                   f"game played on {CONTINUE_STEPS} more moves shows no difference in the game.",
                        scenario={**f.scenario, "outcomes": outcomes})
