@@ -77,29 +77,30 @@ def test_a_reading_game_can_ask_for_targets_who_stay_in_the_game():
 
 
 def test_a_reading_game_can_ask_for_a_plain_cast():
-    """plain: no player of the story holds a status the post leaves to base rules, and the
-    difference is about a player still in the game. A skill that only marks such players
-    has no plain use; one that marks anyone has."""
+    """plain: no player of the story holds a status the post leaves to base rules that the
+    skill in question does not read. Every card carries such a status: no plain story when
+    the skill ignores it; one when the skill reads it (it is then what the question is about)."""
+    from inline_rulesets import load_inline
     amb = {"name": "是否留印", "src": 3, "text": "是否留印",
            "options": [{"name": "留印", "text": "留印"}, {"name": "不留", "text": "不留"}]}
-
-    def rs_for(only_lovers: bool):
-        mark = {"name": "留印", "src": 4, "timing": ["夜晚"],
-                "targets": {"min": 1, "max": 1, "filter": {"has_status": "情缘"} if only_lovers else {}},
+    for reads, plain_exists in ((False, False), (True, True)):
+        mark = {"name": "留印", "src": 4, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
                 "effects": [{"grant_status": {"who": "target", "status": "印", "duration": "permanent"},
-                             "if": {"reading": ["是否留印", "留印"]}}]}
-        bind = {"name": "结缘", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
-                "effects": [{"grant_status": {"who": "target", "status": "情缘", "duration": "permanent"}}]}
-        statuses = [{"name": "印", "src": 4},
-                    {"name": "情缘", "src": 3, "external": True, "basis": "base_rules", "basis_src": 3,
-                     "assumption": "参考基础规则的情侣（殉情）"}]
-        return one_each({"甲": [bind], "乙": [mark], "丙": [], "丁": []},
-                        "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n结缘[夜晚]：令一名角色获得[情缘]（参考基础规则）。\n"
-                        "留印[夜晚]：给一名角色留下[印]（是否留印原文未说明）。\n（空行）\n每天先夜晚、后白天。\n",
-                        statuses, depth=2, ambiguities=[amb])
-
-    for only_lovers, plain_exists in ((True, False), (False, True)):
-        ask = _plain_asker(rs_for(only_lovers), "是否留印", "留印")
+                             "if": {"reading": ["是否留印", "留印"]}}] +
+                ([{"info": {"to": "self", "what": "目标是否有情缘"}, "if": {"has_status": ["target", "情缘"]}}] if reads else [])}
+        roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1, "statuses": ["情缘"]} for r in ("甲", "乙", "丙", "丁")]
+        roles[1]["skills"] = [mark]
+        raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+               "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+               "phases": [{"name": "夜晚", "src": 6}, {"name": "白天", "src": 6}],
+               "statuses": [{"name": "印", "src": 4},
+                            {"name": "情缘", "src": 3, "external": True, "basis": "base_rules", "basis_src": 3,
+                             "assumption": "参考基础规则的情侣（殉情）"}],
+               "factions": [{"name": f"{r}阵营", "src": 2} for r in ("甲", "乙", "丙", "丁")], "roles": roles,
+               "ambiguities": [amb]}
+        rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n部分身份带有[情缘]（参考基础规则）。\n"
+                              "留印[夜晚]：给一名角色留下[印]（是否留印原文未说明）。\n（空行）\n每天先夜晚、后白天。\n")
+        ask = _plain_asker(rs, "是否留印", "留印")
         assert ask(False).answer.sat
         assert ask(True).answer.sat == plain_exists
 

@@ -114,10 +114,27 @@ def _no_odd_moves(u, upto: int) -> list:
     return out
 
 
-def external_statuses(world: World, st: State) -> list:
-    """The keys of the statuses the post leaves to base rules (external), for every slot."""
-    return [k for k in sorted(st.terms, key=repr) if k[0] == "status" and k[2] in world.rs.statuses
-            and world.rs.statuses[k[2]].external]
+def _names(x, name: str) -> bool:
+    """The encoded text x names `name` somewhere (a status in a filter, a condition…)."""
+    if isinstance(x, dict):
+        return any(_names(v, name) for v in x.values())
+    if isinstance(x, (list, tuple)):
+        return any(_names(v, name) for v in x)
+    return x == name
+
+
+def foreign_statuses(rs, skill: Skill) -> set[str]:
+    """The statuses the post leaves to base rules (external) that the skill does not read:
+    a player holding one brings a rule into the story the question is not about (lovers
+    dying together in a question about a seer's range); one the skill reads is its subject."""
+    parts = [skill.condition, skill.targets, [[e.args, e.guard] for e in skill.all_effects()]]
+    return {n for n, st in rs.statuses.items() if st.external and not _names(parts, n)}
+
+
+def external_statuses(world: World, st: State, skill: Skill) -> list:
+    """The keys of foreign_statuses, for every slot."""
+    foreign = foreign_statuses(world.rs, skill)
+    return [k for k in sorted(st.terms, key=repr) if k[0] == "status" and k[2] in foreign]
 
 
 def _differing(m, world: World, st: State, si: State, sj: State, keys: list) -> list:
@@ -194,7 +211,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                         odd = odd_use(skill, b.self_slot, b.targets, lambda x, st=st: st[("faction", x)])
                         if odd is True:
                             continue
-                        living += [z3.Not(st[k]) for k in external_statuses(world, st)] + \
+                        living += [z3.Not(st[k]) for k in external_statuses(world, st, skill)] + \
                             ([] if odd is False else [z3.Not(odd)]) + _no_odd_moves(u, t)
                     goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living), si, sj, keys))
     if not goals:

@@ -6,8 +6,8 @@ from itertools import combinations, permutations
 from typing import Iterator
 
 from models.domain import without_parts
-from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, odd_use, player_of,
-                                      reading_question, win_differs, wins_only_under)
+from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, foreign_statuses, odd_use,
+                                      player_of, reading_question, win_differs, wins_only_under)
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
 from models.encoding.reach import Move, bounded_trace, move_text, setup_skills
@@ -128,8 +128,8 @@ def _plain(rs, skill, game) -> bool:
     is made, neither the use nor a move before it is a detour (odd_use: the seer checking
     himself, a wolf knifing a teammate), and the difference is about a player still in the
     game (or about none)."""
-    if any(v and k[0] == "status" and k[2] in rs.statuses and rs.statuses[k[2]].external
-           for k, v in game.start.items()):
+    foreign = foreign_statuses(rs, skill)
+    if any(v and k[0] == "status" and k[2] in foreign for k, v in game.start.items()):
         return False
     b = game.binding
     if b.targets and odd_use(skill, b.self_slot, b.targets, lambda x: game.start.get(("faction", x))):
