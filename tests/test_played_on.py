@@ -80,7 +80,6 @@ def test_a_reading_game_can_ask_for_a_plain_cast():
     """plain: no player of the story holds a status the post leaves to base rules that the
     skill in question does not read. Every card carries such a status: no plain story when
     the skill ignores it; one when the skill reads it (it is then what the question is about)."""
-    from inline_rulesets import load_inline
     amb = {"name": "是否留印", "src": 3, "text": "是否留印",
            "options": [{"name": "留印", "text": "留印"}, {"name": "不留", "text": "不留"}]}
     for reads, plain_exists in ((False, False), (True, True)):
@@ -90,16 +89,13 @@ def test_a_reading_game_can_ask_for_a_plain_cast():
                 ([{"info": {"to": "self", "what": "目标是否有情缘"}, "if": {"has_status": ["target", "情缘"]}}] if reads else [])}
         roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1, "statuses": ["情缘"]} for r in ("甲", "乙", "丙", "丁")]
         roles[1]["skills"] = [mark]
-        raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
-               "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
-               "phases": [{"name": "夜晚", "src": 6}, {"name": "白天", "src": 6}],
-               "statuses": [{"name": "印", "src": 4},
-                            {"name": "情缘", "src": 3, "external": True, "basis": "base_rules", "basis_src": 3,
-                             "assumption": "参考基础规则的情侣（殉情）"}],
-               "factions": [{"name": f"{r}阵营", "src": 2} for r in ("甲", "乙", "丙", "丁")], "roles": roles,
-               "ambiguities": [amb]}
-        rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n部分身份带有[情缘]（参考基础规则）。\n"
-                              "留印[夜晚]：给一名角色留下[印]（是否留印原文未说明）。\n（空行）\n每天先夜晚、后白天。\n")
+        statuses = [{"name": "印", "src": 4},
+                    {"name": "情缘", "src": 3, "external": True, "basis": "base_rules", "basis_src": 3,
+                     "assumption": "参考基础规则的情侣（殉情）"}]
+        rs = _four_cards(roles, [f"{r}阵营" for r in ("甲", "乙", "丙", "丁")], amb,
+                         "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n部分身份带有[情缘]（参考基础规则）。\n"
+                         "留印[夜晚]：给一名角色留下[印]（是否留印原文未说明）。\n（空行）\n每天先夜晚、后白天。\n",
+                         statuses=statuses)
         ask = _plain_asker(rs, "是否留印", "留印")
         assert ask(False).answer.sat
         assert ask(True).answer.sat == plain_exists
@@ -108,7 +104,6 @@ def test_a_reading_game_can_ask_for_a_plain_cast():
 def test_a_plain_cast_has_no_harm_on_ones_own_camp():
     """A use that harms its target is asked for on another camp: a stab that may only hit
     the stabber's own camp has no plain use; one that may hit anybody has."""
-    from inline_rulesets import load_inline
     amb = {"name": "是否致命", "src": 3, "text": "是否致命",
            "options": [{"name": "致命", "text": "致命"}, {"name": "不致命", "text": "不致命"}]}
     for only_own, plain_exists in ((True, False), (False, True)):
@@ -118,13 +113,9 @@ def test_a_plain_cast_has_no_harm_on_ones_own_camp():
         roles = [{"name": r, "src": 2, "faction": f, "count": 1} for r, f in
                  (("甲", "红阵营"), ("乙", "红阵营"), ("丙", "蓝阵营"), ("丁", "蓝阵营"))]
         roles[0]["skills"] = [stab]
-        raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
-               "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
-               "phases": [{"name": "夜晚", "src": 6}, {"name": "白天", "src": 6}],
-               "factions": [{"name": "红阵营", "src": 2}, {"name": "蓝阵营", "src": 2}], "roles": roles,
-               "ambiguities": [amb]}
-        rs = load_inline(raw, "# 来源: 用例\n甲乙为红阵营，丙丁为蓝阵营，各一张。\n刺杀[夜晚]：刺一名角色（是否致命原文未说明）。\n"
-                              "（空行）\n（空行）\n每天先夜晚、后白天。\n")
+        rs = _four_cards(roles, ["红阵营", "蓝阵营"], amb,
+                         "# 来源: 用例\n甲乙为红阵营，丙丁为蓝阵营，各一张。\n刺杀[夜晚]：刺一名角色（是否致命原文未说明）。\n"
+                         "（空行）\n（空行）\n每天先夜晚、后白天。\n")
         ask = _plain_asker(rs, "是否致命", "刺杀")
         assert ask(False).answer.sat
         assert ask(True).answer.sat == plain_exists
@@ -169,3 +160,13 @@ def test_a_plain_story_has_no_move_on_its_own_user():
                                     "# 来源: 用例\n甲、乙。\n刺[夜晚]。\n（空行）\n（空行）\n每天先夜晚、后白天。\n", []).skills)
     camps = {0: "红", 1: "红", 2: "蓝"}.get
     assert odd_use(stab, 0, (0,), camps) and odd_use(stab, 0, (1,), camps) and not odd_use(stab, 0, (2,), camps)
+
+
+def _four_cards(roles: list, factions: list, amb: dict, source: str, **more):
+    """A four-card table (one card per role), night then day, with one ambiguity."""
+    from inline_rulesets import load_inline
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 6}, {"name": "白天", "src": 6}],
+           "factions": [{"name": f, "src": 2} for f in factions], "roles": roles, "ambiguities": [amb], **more}
+    return load_inline(raw, source)
