@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from models.domain import Ruleset
+from models.encoding.decode import player_of
 
 
 def player(i: int) -> str:
@@ -278,10 +279,8 @@ def players_in(keys, values: list[dict]) -> set[int]:
     """Players an outcome names: the player of a per-player value, the holder of an item."""
     out: set[int] = set()
     for k in keys:
-        if k[0] in ("counter",) and len(k) > 2 and isinstance(k[2], int):
-            out.add(k[2])
-        elif k[0] not in ("counter", "item", "win", "lose") and len(k) > 1 and isinstance(k[1], int):
-            out.add(k[1])
+        if player_of(k) is not None:
+            out.add(player_of(k))
         for v in values:
             if k[0] in ("item", "ballot") and isinstance(v.get(k), int) and v[k] >= 0:
                 out.add(v[k])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ..domain import Skill
-from .decode import concrete
+from .decode import concrete, player_of
 from .quiet import answers_going_out
 from .reach import (Move, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
                     idle_choices, move_text,
@@ -48,15 +48,6 @@ class ReadingResult:
     pins: dict = field(default_factory=dict)
     chosen: list = field(default_factory=list)  # the options the use's choose effects took (“所选：…”)
     told_moves: list = field(default_factory=list)  # the moves of the history, one per told line
-
-
-def player_of(key: tuple) -> int | None:
-    """The player a value is about (None: a value of the game, an item, a faction)."""
-    if key[0] == "counter":
-        return key[2] if len(key) > 2 and isinstance(key[2], int) else None
-    if key[0] in ("item", "win", "lose"):
-        return None
-    return key[1] if len(key) > 1 and isinstance(key[1], int) else None
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome,
@@ -131,7 +122,7 @@ def foreign_statuses(rs, skill: Skill) -> set[str]:
     return {n for n, st in rs.statuses.items() if st.external and not _names(parts, n)}
 
 
-def external_statuses(world: World, st: State, skill: Skill) -> list:
+def foreign_status_keys(world: World, st: State, skill: Skill) -> list:
     """The keys of foreign_statuses, for every slot."""
     foreign = foreign_statuses(world.rs, skill)
     return [k for k in sorted(st.terms, key=repr) if k[0] == "status" and k[2] in foreign]
@@ -211,7 +202,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                         odd = odd_use(skill, b.self_slot, b.targets, lambda x, st=st: st[("faction", x)])
                         if odd is True:
                             continue
-                        living += [z3.Not(st[k]) for k in external_statuses(world, st, skill)] + \
+                        living += [z3.Not(st[k]) for k in foreign_status_keys(world, st, skill)] + \
                             ([] if odd is False else [z3.Not(odd)]) + _no_odd_moves(u, t)
                     goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living), si, sj, keys))
     if not goals:

@@ -72,3 +72,12 @@ def encode_concrete(values: dict, st: State, sorts) -> list:
         else:
             cs.append(term == val)
     return cs
+
+
+def player_of(key: tuple) -> int | None:
+    """The player a state value is about (None: a value of the game, an item, a faction)."""
+    if key[0] == "counter":
+        return key[2] if len(key) > 2 and isinstance(key[2], int) else None
+    if key[0] in ("item", "win", "lose"):
+        return None
+    return key[1] if len(key) > 1 and isinstance(key[1], int) else None

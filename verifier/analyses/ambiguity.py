@@ -7,7 +7,8 @@ from typing import Iterator
 
 from models.domain import without_parts
 from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, foreign_statuses, odd_use,
-                                      player_of, reading_question, win_differs, wins_only_under)
+                                      reading_question, win_differs, wins_only_under)
+from models.encoding.decode import player_of
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
 from models.encoding.reach import Move, bounded_trace, move_text, setup_skills
