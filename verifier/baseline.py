@@ -1,6 +1,7 @@
 """Regenerate (or verify) the committed findings of every bundled ruleset."""
 from __future__ import annotations
 
+import json
 import os
 from contextlib import nullcontext
 from typing import Callable, ContextManager
@@ -17,10 +18,18 @@ def bundled(root: str = "rulesets") -> list[str]:
     return sorted(d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "ruleset.yaml")))
 
 
-def render(ruleset_dir: str, progress=None) -> dict[str, str]:
-    """Every committed artefact of one ruleset: suffix -> text."""
+def render(ruleset_dir: str, progress=None, earlier: str | None = None) -> dict[str, str]:
+    """Every committed artefact of one ruleset: suffix -> text. earlier: the committed
+    findings JSON, whose games are asked for first (a story stays while it holds)."""
     rs = load_ruleset(ruleset_dir)
-    report = check(rs, progress=progress)
+    before = None
+    if earlier and os.path.exists(earlier):
+        try:
+            with open(earlier, encoding="utf-8") as fh:
+                before = json.load(fh)
+        except (OSError, ValueError):
+            before = None   # unreadable: every game is searched for afresh
+    report = check(rs, progress=progress, earlier=before)
     out = {}
     for fmt, suffix in OUTPUTS:
         writer = WRITERS.get(fmt)
@@ -42,7 +51,7 @@ def regenerate(root: str = "rulesets", dest: str = "findings", verify: bool = Fa
     ids = [rid for rid in bundled(root) if not only or rid in only]
     for n, rid in enumerate(ids, 1):
         with progress(f"{rid} ({n}/{len(ids)})") if progress else nullcontext() as shown:
-            rendered = render(os.path.join(root, rid), shown)
+            rendered = render(os.path.join(root, rid), shown, os.path.join(dest, rid + ".json"))
         for suffix, text in rendered.items():
             path = os.path.join(dest, rid + suffix)
             current = open(path, encoding="utf-8").read() if os.path.exists(path) else None

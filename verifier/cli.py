@@ -435,7 +435,7 @@ def _check(args, rs, base: dict | None) -> int:
     kinds = [k for group in args.only for k in group] if args.only else None
     with Progress(force=args.progress, quiet=args.quiet, lang=args.lang) as progress:
         report = check(rs, kinds=kinds, progress=progress, players=args.players, lang=args.lang,
-                       incremental=not args.no_cache)
+                       incremental=not args.no_cache, earlier=base)
     if base is not None:
         report.known = frozenset(f["id"] for f in base["findings"])
     code = _exit_code(report, args.fail_on, base, rs, args.lang)

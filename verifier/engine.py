@@ -48,7 +48,18 @@ def _groups(kinds: Iterable[str] | None) -> list[list[str]]:
     return [traces, rest]
 
 
-def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, progress=None):
+def earlier_witnesses(doc: dict | None) -> list[tuple[str, dict]]:
+    """(kind, witness) of every witnessed finding of a findings/v1 document, examples too:
+    the games a check asks for first (models.encoding.pinned)."""
+    out = []
+    for f in (doc or {}).get("findings") or []:
+        for one in [f, *(f.get("examples") or [])]:
+            if isinstance(one, dict) and isinstance(one.get("witness"), dict):
+                out.append((f.get("kind"), one["witness"]))
+    return out
+
+
+def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, progress=None, earlier=()):
     import time
     t0 = time.time()
     world = World(rs, players)
@@ -57,7 +68,7 @@ def _run_group(rs: Ruleset, names: list[str], kinds, players, lang, cache=None, 
     if os.environ.get("VERIFIER_TIMING"):
         import sys
         print(f"  world and derived invariants: {time.time() - t0:.1f} s", file=sys.stderr)
-    cx = Context(rs, world, solver, lang=lang, cache=cache, progress=progress)
+    cx = Context(rs, world, solver, lang=lang, cache=cache, progress=progress, earlier=list(earlier))
     wanted = set(kinds) if kinds else None
     by_kind = {a.kind: a for a in ANALYSES}
     findings: list[Finding] = []
@@ -97,8 +108,12 @@ _SEED_CHANGED = os.environ.get("PYTHONHASHSEED") != FIXED_HASH_SEED
 
 
 def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[str], None] | None = None,
-          players: int | None = None, lang: str = "zh", incremental: bool = False) -> Report:
+          players: int | None = None, lang: str = "zh", incremental: bool = False,
+          earlier: dict | None = None) -> Report:
+    """earlier: a findings document (the baseline) whose witnesses are asked for first, so a
+    story stays as it was while it still holds."""
     groups = _groups(kinds)
+    before = earlier_witnesses(earlier)
     results = []
     # the second process gets the cache too and sends back the answers it added
     cache = Cache(rs, World(rs, players), lang=lang) if incremental else None
@@ -111,18 +126,18 @@ def check(rs: Ruleset, kinds: Iterable[str] | None = None, progress: Callable[[s
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
             if getattr(progress, "elsewhere", None):
                 progress.elsewhere([n for g in groups for n in g])
-            futures = [pool.submit(_run_group, rs, names, kinds, players, lang, cache) for names in groups]
+            futures = [pool.submit(_run_group, rs, names, kinds, players, lang, cache, None, before) for names in groups]
             results = [f.result() for f in futures]
     elif len(groups) < 2 or os.environ.get("VERIFIER_JOBS") == "1":
         for names in groups:
-            results.append(_run_group(rs, names, kinds, players, lang, cache, progress))
+            results.append(_run_group(rs, names, kinds, players, lang, cache, progress, before))
     else:
         ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: z3 state is not shared
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
-            first = pool.submit(_run_group, rs, groups[0], kinds, players, lang, cache)
+            first = pool.submit(_run_group, rs, groups[0], kinds, players, lang, cache, None, before)
             if getattr(progress, "elsewhere", None):
                 progress.elsewhere(groups[0])   # shown as running; its progress stays in that process
-            rest = _run_group(rs, groups[1], kinds, players, lang, cache, progress)
+            rest = _run_group(rs, groups[1], kinds, players, lang, cache, progress, before)
             results = [first.result(), rest]
     if cache is not None:
         for got in results:

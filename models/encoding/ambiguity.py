@@ -18,6 +18,7 @@ from .reach import (Move, bindings_for, choices_text, faction_goal, game_days, g
                     idle_choices, move_text,
                     inner_bindings, move_json, phase_trigger, quiet_days_text, readings_of, setup_choice, setup_skills,
                     trigger_follows, unrolled, window_follows)
+from .pinned import canon as _canon, moves_pinned, pinned, trail_json
 from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -48,6 +49,7 @@ class ReadingResult:
     pins: dict = field(default_factory=dict)
     chosen: list = field(default_factory=list)  # the options the use's choose effects took (“所选：…”)
     told_moves: list = field(default_factory=list)  # the moves of the history, one per told line
+    trail: dict = field(default_factory=dict)  # the game to ask for first next time (pinned.trail_json)
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome,
@@ -161,7 +163,7 @@ def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill,
 
 def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int, outcome,
                     depth: int, skills: list, quiet: int = 0, living_targets: bool = False,
-                    plain: bool = False) -> ReadingResult:
+                    plain: bool = False, pin: dict | None = None) -> ReadingResult:
     """The same question in a game: from a legal deal at the table, at most depth legal moves
     (after quiet days where allowed), nobody has won yet, and then the use differs.
     living_targets: only uses whose targets are alive and not about to go out (a lasting
@@ -169,7 +171,9 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     plain: the difference is about a player still in the game, no player of the story holds a
     status whose meaning the post leaves to base rules (what it does there, such as lovers
     dying together, is not in the game the engine plays), and neither the use nor a move
-    before it is a detour (odd_use: a skill on its own user, harm on one's own camp)."""
+    before it is a detour (odd_use: a skill on its own user, harm on one's own camp).
+    pin: a trail found before (ReadingResult.trail): only that game is asked for, its moves
+    and its use fixed; unsat when it no longer shows the difference."""
     # a skill of the one-off phases (开局) is used once, while they resolve: its use is the
     # last of setup by a holder who has not used it there (no quiet days, no moves before)
     at_setup = skill in setup_skills(world)
@@ -177,11 +181,19 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
         return ReadingResult(Answer("unsat"))
     # every deal (not only slot-ordered ones), so the user can be slot 0: a k times smaller question
     u = unrolled(world, solver, depth, skills, symmetric=False, quiet=quiet)
+    bound = [depth, quiet]
     var = world.sem.reading_var(ambiguity)
+    fixed = pinned(u, pin) if pin else None
+    if pin and fixed is None:
+        return ReadingResult(Answer("unsat"))   # a move or value the encoding no longer has
     goals = []
     with at_table(world, u.table):
         for t, st in enumerate(u.states[:1] if at_setup else u.states):
+            if pin and t != len(pin["moves"]):
+                continue
             for b in inner_bindings(world, skill):
+                if pin and _canon(move_json(Move(skill, b, skill.name))) != _canon(pin.get("use")):
+                    continue
                 try:
                     d, si, sj, keys = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome, living=plain)
                 except Unbound:
@@ -209,14 +221,21 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
         return ReadingResult(Answer("unsat"))
     # the game before the use is played under option i (the scenario says so)
     query = u.constraints + [var == i, z3.Or([g for _, _, g, _, _, _ in goals])]
-    # a baigei3 reading, too, ran out only once other questions had built their terms
-    ans = solver.check_retrying(query, "reading-game", solver.rlimit * CONFIRM_BUDGET)
-    if not ans.sat:
-        return ReadingResult(ans)
-    # the history without moves that change nothing (each goal pinned to its own step)
-    at = [z3.Or([g for s, _, g, _, _, _ in goals if s == t] + [z3.BoolVal(False, world.ctx)]) for t in range(len(u.states))]
-    first = next(t for t in range(len(u.states)) if z3.is_true(ans.model.eval(at[t], model_completion=True)))
-    ans, _ = shortest(solver, u, u.constraints + [var == i], at, ans, first, "reading-game")
+    if pin:
+        # the game found before, moves fixed: a small question, asked once
+        ans = solver.check(query + fixed, "reading-pinned", rlimit=solver.rlimit * CONFIRM_BUDGET)
+        if not ans.sat:
+            return ReadingResult(ans)
+    else:
+        # a baigei3 reading, too, ran out only once other questions had built their terms
+        ans = solver.check_retrying(query, "reading-game", solver.rlimit * CONFIRM_BUDGET)
+        if not ans.sat:
+            return ReadingResult(ans)
+        # the history without moves that change nothing (each goal pinned to its own step)
+        at = [z3.Or([g for s, _, g, _, _, _ in goals if s == t] + [z3.BoolVal(False, world.ctx)])
+              for t in range(len(u.states))]
+        first = next(t for t in range(len(u.states)) if z3.is_true(ans.model.eval(at[t], model_completion=True)))
+        ans, _ = shortest(solver, u, u.constraints + [var == i], at, ans, first, "reading-game")
     m = ans.model
     for t, b, g, si, sj, keys in goals:
         if z3.is_true(m.eval(g, model_completion=True)):
@@ -232,13 +251,14 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                     "quiet_sels": [value(x).as_long() for x in u.quiet_sels],
                     "dealt": {k: value(v) for k, v in u.states[0].terms.items()}} if not at_setup else {}
             use = Move(skill, b, skill.name)
+            trail = {**trail_json(m, u, t), "use": move_json(use), "bound": bound}
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
                                  _differing(m, world, u.states[t], si, sj, keys), history,
                                  composition(m, u.table) if u.table else None, concrete(m, u.states[0], world.sorts),
                                  [move_json(mv) for _, mv in played], [mv.role for _, mv in quiet],
                                  [d for d, _ in quiet], first_day, others, pins,
                                  choices_text(m, world, use, idle_choices(m, u, u.states[t], use)),
-                                 [mv for text, mv in played if text])
+                                 [mv for text, mv in played if text], trail)
     return ReadingResult(ans)
 
 
@@ -264,13 +284,14 @@ class Continued:
 
 
 def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int,
-                     game: ReadingResult, skills: list, told) -> Continued:
+                     game: ReadingResult, skills: list, told, after: list | None = None) -> Continued:
     """Where a use differs under two options only in records the post never names (told(key)
     is false for every differing key): is it a difference in the game? The found game (its deal
     and moves pinned) goes on with the use as its move and then at most CONTINUE_STEPS legal
     moves under option i; the same moves are played under option j from the use on. Asked for
     1, 2, … moves after the use, so the first consequence is the one shown. unsat: none within
-    that many moves of this game (a bound, not a proof about other games)."""
+    that many moves of this game (a bound, not a proof about other games).
+    after: the moves after the use found before (move_json): only they are asked for."""
     pins = game.pins
     t = pins.get("step")
     if t is None:
@@ -285,6 +306,12 @@ def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill,
     pinned = [var == i, u.sels[t] == idx] + [x == v for x, v in zip(u.sels, pins["sels"])] + \
         [x == v for x, v in zip(u.quiet_sels, pins["quiet_sels"])] + \
         [u.states[0][k] == v for k, v in pins["dealt"].items() if k in u.states[0].terms]
+    later = range(1, CONTINUE_STEPS + 1)
+    if after is not None:
+        fixed = moves_pinned(u, t + 1, after)
+        if fixed is None:
+            return Continued(Answer("unknown", reason="the moves found before are no moves here"), compared=False)
+        pinned, later = pinned + fixed, [len(after)]
     with at_table(world, u.table):
         before = u.states[t]
         other, possible = [before], []
@@ -302,7 +329,7 @@ def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill,
     ans = solver.check(u.constraints + pinned, "reading-continue", rlimit=solver.rlimit * CONFIRM_BUDGET)
     if not ans.sat:
         return Continued(Answer("unknown", reason="the use is no move of the found game"), compared=False)
-    for n in range(1, CONTINUE_STEPS + 1):
+    for n in later:
         ans = solver.check(u.constraints + pinned + [differs[n]], "reading-continue",
                            rlimit=solver.rlimit * CONFIRM_BUDGET)
         if ans.status != "unsat":

@@ -55,6 +55,7 @@ class OrderResult:
     dealt: dict = field(default_factory=dict)        # the state as dealt, before the history (confirm_order)
     idle_choices: set = field(default_factory=set)   # (0 = a / 1 = b, effect uid): a choice whose guard did not hold
     turn_failed: tuple = ([], [])    # why b (a then b) and a (b then a) no longer happened at their turn
+    trail: dict = field(default_factory=dict)        # the game to ask for first next time (confirm_order)
 
 
 def in_one_window(uses: list[Use]) -> list[Use]:
@@ -181,10 +182,11 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
 
 
 def confirm_orders(world: World, solver: Solver, situations: list[tuple[list[Use], Use, Use, Pin]], outcome,
-                   depth: int, skills: list) -> tuple[int, OrderResult]:
+                   depth: int, skills: list, pin: dict | None = None) -> tuple[int, OrderResult]:
     """confirm_order for several situations (scene, a, b, pin) of one pair at once: one game
     question whether any of them arises (measured on zemu: a pair had about nine, and asking
-    each alone was most of its order-dependence time). (the situation reached, its result)."""
+    each alone was most of its order-dependence time). (the situation reached, its result).
+    pin: a trail found before (res.trail): only that game is asked for."""
     def builder(scene, a, b, pin):
         def build(s0):
             # the table's values are the same variables at every depth: the question is too
@@ -193,14 +195,14 @@ def confirm_orders(world: World, solver: Solver, situations: list[tuple[list[Use
         return build
 
     game = in_games(world, solver, [(builder(*sit), list(sit[0]) + [sit[1], sit[2]]) for sit in situations],
-                    depth, skills, "order-game")
+                    depth, skills, "order-game", pin=pin)
     if isinstance(game.payload, OrderResult):
         return game.option, game.payload
     if not game.answer.sat:
         return game.option, OrderResult(game.answer)
     cs, pre, ab, ba, keys, guards, turns = game.payload
     res = _decoded(world, game.answer, game.s0, pre, ab, ba, keys)
-    res.history, res.dealt, res.table = game.history, game.dealt, game.table
+    res.history, res.dealt, res.table, res.trail = game.history, game.dealt, game.table, game.trail
     m = game.answer.model
     res.idle_choices = {key for key, g in guards.items() if not z3.is_true(m.eval(g, model_completion=True))}
     res.turn_failed = tuple([why for why, term in checks if z3.is_true(m.eval(term, model_completion=True))]
@@ -219,6 +221,7 @@ class Game:
     dealt: dict = field(default_factory=dict)
     table: tuple | None = None
     option: int = 0            # which of in_games' options the game reached
+    trail: dict = field(default_factory=dict)   # the game to ask for first next time (pinned.trail_json)
 
 
 def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: list, purpose: str,
@@ -232,18 +235,25 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
 
 
 def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Use]]], depth: int, skills: list,
-             purpose: str, answers_last_move: bool = False) -> Game:
+             purpose: str, answers_last_move: bool = False, pin: dict | None = None) -> Game:
     """in_game for several situations at once (build, window): does a game reach any of them?
     One question for all (unsat: none is reached), the game names the one it reached
     (Game.option). An option whose builder answers already is left out; when all do, the
-    first one's answer is returned."""
+    first one's answer is returned. pin: a trail found before (Game.trail): only that game,
+    its moves fixed, is asked for (unsat: it no longer reaches a situation)."""
+    from .pinned import pinned, trail_json
     from .reach import game_day, game_over, history_of, unrolled, window_follows
     from .table import at_table, composition
     s0 = world.state("g")
     ans, u, at, payloads, answered = Answer("unsat"), None, {}, {}, None
     pick = z3.Int(f"{purpose}|option", world.ctx)
-    for d in sorted({0, depth}):
+    fixed = None
+    for d in sorted({0, depth}) if pin is None else [depth if pin["moves"] else 0]:
         u = unrolled(world, solver, d, skills, symmetric=False)
+        if pin is not None:
+            fixed = pinned(u, pin)
+            if fixed is None:
+                return Game(Answer("unsat"), s0)   # a move or value the encoding no longer has
         # a condition on the day's number reads the day of the state the situation arises in
         on_day = [[game_day(world) == u.days[t]] if world.sem.reads_day else [] for t in range(len(u.states))]
         same = [[s0[k] == st[k] for k in sorted(s0.terms, key=repr)] + on_day[t] for t, st in enumerate(u.states)]
@@ -261,6 +271,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
             uses = [(w.skill, w.binding) for w in window]
             at[i] = [z3.And(same[t] + ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []) +
                             ([_just_went_out(window, u.states, t)] if answers_last_move else []))
+                     if pin is None or t == len(pin["moves"]) else z3.BoolVal(False, world.ctx)
                      for t in range(len(u.states))]
         if not own:
             return Game(answered if isinstance(answered, Answer) else Answer("unsat"), s0, answered)
@@ -271,7 +282,8 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
             query = u.constraints + [z3.Or([z3.And([pick == i] + own[i] + [z3.Or(at[i])]) for i in sorted(own)])]
         budget = solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET)
         # the game as dealt is a small question; after moves, an undecided one gets a second start
-        ans = solver.check_retrying(query, f"{purpose}-{d}", budget) if d else \
+        ans = solver.check(query + fixed, f"{purpose}-pinned", rlimit=budget) if fixed is not None else \
+            solver.check_retrying(query, f"{purpose}-{d}", budget) if d else \
             solver.check(query, f"{purpose}-{d}", rlimit=budget)
         if ans.sat:
             break
@@ -279,11 +291,12 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
         return Game(ans, s0, payloads.get(min(own)))
     i = ans.model.eval(pick, model_completion=True).as_long() if len(own) > 1 else next(iter(own))
     t = next(n for n, c in enumerate(at[i]) if z3.is_true(ans.model.eval(c, model_completion=True)))
-    # the history is shortened for the situation it reached
-    base = u.constraints + own[i] if len(own) == 1 else u.constraints + [pick == i] + own[i]
-    ans, t = shortest(solver, u, base, at[i], ans, t, purpose)
+    if fixed is None:
+        # the history is shortened for the situation it reached (a pinned one was already)
+        base = u.constraints + own[i] if len(own) == 1 else u.constraints + [pick == i] + own[i]
+        ans, t = shortest(solver, u, base, at[i], ans, t, purpose)
     return Game(ans, s0, payloads[i], history_of(ans.model, u, t), concrete(ans.model, u.states[0], world.sorts),
-                composition(ans.model, u.table) if u.table else None, option=i)
+                composition(ans.model, u.table) if u.table else None, option=i, trail=trail_json(ans.model, u, t))
 
 
 def _just_went_out(window: list[Use], states: list, t: int) -> z3.BoolRef:

@@ -175,8 +175,10 @@ def _game(skill, game, name: str, pair: tuple, at_setup: bool) -> dict:
     claim = {"reading": {"name": name, "options": list(pair), "use": use,
                          "differing": ["|".join(map(str, k)) for k in game.differing]}}
     # a use with a timing follows the moves as a window (its phase, limits, held before the phase)
-    return {**window_game_json(game.dealt, game.moves, [use] if skill.timing and not at_setup else [], game.quiet,
-                               game.quiet_days, game.first_day), "claim": claim}
+    out = window_game_json(game.dealt, game.moves, [use] if skill.timing and not at_setup else [], game.quiet,
+                           game.quiet_days, game.first_day)
+    out["game"]["trail"] = game.trail   # asked for first by the next check (models.encoding.pinned)
+    return {**out, "claim": claim}
 
 
 def _continued(then, name: str, pair: tuple, game) -> dict:
@@ -185,7 +187,9 @@ def _continued(then, name: str, pair: tuple, game) -> dict:
     differ in the values named, or that the move at `blocked` cannot happen under the second."""
     claim = {"reading": {"name": name, "options": list(pair), "from": then.use_at,
                          "differing": ["|".join(map(str, k)) for k in then.differing], "blocked": then.blocked_at}}
-    return {**window_game_json(game.dealt, then.moves, [], game.quiet, game.quiet_days, game.first_day), "claim": claim}
+    out = window_game_json(game.dealt, then.moves, [], game.quiet, game.quiet_days, game.first_day)
+    out["game"]["trail"] = game.trail   # the game up to the use, asked for first by the next check
+    return {**out, "claim": claim}
 
 
 def _told(history: list, moves: list) -> list:
@@ -246,6 +250,11 @@ class Ambiguity(Analysis):
         outcome = cx.__dict__.setdefault("_order_outcome", read_somewhere(rs))
         depth, quiet = int(rs.bounds["depth"]), int(rs.bounds["quiet"])
         undecided, bounded = "", False
+        earlier = self._earlier(cx, amb, skills, outcome)
+        if earlier is not None:
+            # the game of the baseline still shows it: the story stays as it was
+            yield from self._witnessed(cx, amb, *earlier, outcome, where)
+            return
         # one game question per ambiguity (the first use that differs abstractly): each is a
         # bounded trace at the table, the costly part of this check
         for (i, a), (j, b) in combinations(enumerate(options), 2):
@@ -266,34 +275,8 @@ class Ambiguity(Analysis):
                     # reading that only shows after one whole night needs a longer game
                     game, bound = confirm_reading(cx.world, cx.solver, name, s, i, j, outcome, depth + DEEPER,
                                                   trace_skills(rs, cx.world), 0), (depth + DEEPER, 0)
-                records = game.answer.sat and _only_records(rs, game.differing)
-                if game.answer.sat and (not _plain(rs, s, game) or (_target_going(game) and not records)):
-                    # a detour in the story (the seer checking himself), a lasting effect on a
-                    # player on the way out, a difference only for players already out, or a cast
-                    # holding a status the post leaves to base rules (lovers…) reads badly: asked
-                    # again within the same bounds without them (a record is still played on)
-                    going = _target_going(game) and not records
-                    better = self._asked_again(cx, name, s, (i, j), outcome, bound, living=not records, fallback=going)
-                    game = better if better.answer.sat else game
                 if game.answer.sat:
-                    then, pair = None, (a, b)
-                    if _only_records(rs, game.differing):
-                        # a record the post never names differs: the found game played on (the
-                        # same moves under each option) shows what it changes, e.g. whether a
-                        # protected player goes out at dawn
-                        then, pair = self._played_on(cx, name, s, options, (i, j), game)
-                    if _only_records(rs, game.differing) and not then.answer.sat:
-                        # nothing within the moves played on: a use that differs in a value the
-                        # text names, on targets who stay in the game, within the same bounds
-                        told = lambda k: (outcome is None or outcome(k)) and not _only_records(rs, [k])  # noqa: E731
-                        better = self._asked_again(cx, name, s, (i, j), told, bound, living=True, fallback=True)
-                        if better.answer.sat:
-                            game, then = better, None
-                    if then is not None and not then.answer.sat:
-                        if then.answer.status == "unsat" or then.compared:
-                            yield self._records_only(cx, amb, s, (a, b), game, then, where)
-                            return
-                    yield self._finding(cx, amb, s, pair, game, where, then if then and then.answer.sat else None)
+                    yield from self._witnessed(cx, amb, s, (i, j), game, bound, None, outcome, where)
                     return
                 if game.answer.status == "unknown":
                     undecided = reason_zh(game.answer.reason)
@@ -342,6 +325,63 @@ class Ambiguity(Analysis):
                 return
         yield self._harmless(name, where, f"无害：{'、'.join(options)}几种理解下结果相同（{users}）。", False)
 
+    def _earlier(self, cx: Context, amb: dict, skills: list, outcome):
+        """The baseline's game for this ambiguity, if it still shows a difference under the
+        rules as they are now: (skill, (i, j), game, bound), else None."""
+        name, options = amb["name"], [o["name"] for o in amb["options"]]
+        by_uid = {s.uid: s for s in skills}
+        for trail in cx.earlier_trails(self.kind, lambda w: w.get("ambiguity") == name):
+            pair, use = trail.get("options") or [], trail.get("use") or {}
+            skill, bound = by_uid.get(use.get("skill")), trail.get("bound") or []
+            if skill is None or len(pair) != 2 or not set(pair) <= set(options) or len(bound) != 2:
+                continue
+            i, j = options.index(pair[0]), options.index(pair[1])
+            game = confirm_reading(cx.world, cx.solver, name, skill, i, j, outcome, int(bound[0]),
+                                   trace_skills(cx.rs, cx.world), int(bound[1]), pin=trail)
+            if game.answer.sat:
+                return skill, (i, j), game, tuple(bound), trail.get("after")
+        return None
+
+    def _witnessed(self, cx: Context, amb: dict, s, ij: tuple, game, bound: tuple, after, outcome,
+                   where) -> Iterator[Finding]:
+        """A game where the use of s differs under options i and j: told plainly (asked again
+        without detours), played on where only a record differs, then reported. after: how the
+        baseline's game was played on ({options, moves}), asked for first."""
+        rs, (i, j) = cx.rs, ij
+        name, options = amb["name"], [o["name"] for o in amb["options"]]
+        a, b = options[i], options[j]
+        records = _only_records(rs, game.differing)
+        if not _plain(rs, s, game) or (_target_going(game) and not records):
+            # a detour in the story (the seer checking himself), a lasting effect on a
+            # player on the way out, a difference only for players already out, or a cast
+            # holding a status the post leaves to base rules (lovers…) reads badly: asked
+            # again within the same bounds without them (a record is still played on)
+            going = _target_going(game) and not records
+            better = self._asked_again(cx, name, s, (i, j), outcome, bound, living=not records, fallback=going)
+            game = better if better.answer.sat else game
+        then, pair = None, (a, b)
+        if _only_records(rs, game.differing):
+            # a record the post never names differs: the found game played on (the
+            # same moves under each option) shows what it changes, e.g. whether a
+            # protected player goes out at dawn
+            then, pair = self._played_on(cx, name, s, options, (i, j), game, after)
+        if _only_records(rs, game.differing) and not then.answer.sat:
+            # nothing within the moves played on: a use that differs in a value the
+            # text names, on targets who stay in the game, within the same bounds
+            told = lambda k: (outcome is None or outcome(k)) and not _only_records(rs, [k])  # noqa: E731
+            better = self._asked_again(cx, name, s, (i, j), told, bound, living=True, fallback=True)
+            if better.answer.sat:
+                game, then = better, None
+        # the next check asks for this game first (under option i, compared with j)
+        game.trail["options"] = [a, b]
+        if then is not None and then.answer.sat:
+            game.trail["after"] = {"options": list(pair), "moves": then.moves[then.use_at + 1:]}
+        if then is not None and not then.answer.sat:
+            if then.answer.status == "unsat" or then.compared:
+                yield self._records_only(cx, amb, s, (a, b), game, then, where)
+                return
+        yield self._finding(cx, amb, s, pair, game, where, then if then and then.answer.sat else None)
+
     def _asked_again(self, cx: Context, name: str, skill, ij: tuple, outcome, bound: tuple, living: bool,
                      fallback: bool):
         """The reading game asked again within the same bounds for a plain story
@@ -353,11 +393,19 @@ class Ambiguity(Analysis):
         better = ask(True, living)
         return ask(False, True) if fallback and not better.answer.sat else better
 
-    def _played_on(self, cx: Context, name: str, skill, options: list, ij: tuple, game):
+    def _played_on(self, cx: Context, name: str, skill, options: list, ij: tuple, game, after=None):
         """The found game played on after the use, with the same moves under each option; then
         with the found game read the other way (a move one option forces and the other forbids
-        shows only so). Returns the outcome and the options in the order it was found."""
+        shows only so). Returns the outcome and the options in the order it was found.
+        after: the baseline's moves after the use ({options, moves}), asked for first."""
         rs, (i, j), then = cx.rs, ij, None
+        pair = (after or {}).get("options") or []
+        if len(pair) == 2 and set(pair) <= set(options) and set(pair) == {options[i], options[j]}:
+            x, y = options.index(pair[0]), options.index(pair[1])
+            then = continue_reading(cx.world, cx.solver, name, skill, x, y, game, trace_skills(rs, cx.world),
+                                    lambda k: named_in_text(rs, k), after=after.get("moves"))
+            if then.answer.sat:
+                return then, (options[x], options[y])
         for x, y in ((i, j), (j, i)):
             then = continue_reading(cx.world, cx.solver, name, skill, x, y, game,
                                     trace_skills(rs, cx.world), lambda k: named_in_text(rs, k))

@@ -22,6 +22,7 @@ class Context:
     cache: object | None = None   # verifier.cache.Cache, for incremental re-checks
     shard: tuple[int, int] | None = None   # (i, n): an analysis that splits its questions takes the i-th of n
     progress: object | None = None   # verifier.progress.Progress (or any callable): what the check is doing
+    earlier: list = field(default_factory=list)   # (kind, witness) of the baseline: games asked for first
 
     def __post_init__(self) -> None:
         bind = getattr(self.progress, "bind", None)
@@ -31,6 +32,13 @@ class Context:
     def mine(self, j: int) -> bool:
         """The j-th question of an analysis that splits its questions is asked in this process."""
         return not self.shard or j % self.shard[1] == self.shard[0]
+
+    def earlier_trails(self, kind: str, match) -> list[dict]:
+        """The trails (models.encoding.pinned) of the baseline's witnesses of this kind that
+        match(witness) accepts, in the baseline's order."""
+        from models.encoding.pinned import usable
+        return [w["game"]["trail"] for k, w in self.earlier
+                if k == kind and usable((w.get("game") or {}).get("trail")) and match(w)]
 
     def tick(self, done: int, total: int) -> None:
         """An analysis has answered `done` of its `total` questions (for the progress display)."""

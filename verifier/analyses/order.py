@@ -118,6 +118,11 @@ class OrderDependence(Analysis):
             # legal moves up to the window); all together, then one by one if that is undecided
             depth, skills = int(cx.rs.bounds["depth"]), trace_skills(cx.rs, cx.world)
             sits = [(list(c.scene), c.a, c.b, c.pin) for c in found]
+            earlier = self._earlier(cx, found, outcome, depth, skills)
+            if earlier is not None:
+                # the game of the baseline still shows it: the story stays as it was
+                yield self._finding(cx, *earlier)
+                return
             i, game = confirm_orders(cx.world, cx.solver, sits, outcome, depth, skills)
             answers = [game.answer]
             if game.answer.status == "unknown" and len(found) > 1:
@@ -137,6 +142,19 @@ class OrderDependence(Analysis):
                 return
         if undecided is not None:
             yield self._unknown(cx, *undecided)
+
+    def _earlier(self, cx: Context, found: list[Candidate], outcome, depth: int, skills: list):
+        """The baseline's game for one of these situations, if it still reaches it and the
+        orders still differ: (candidate, result), else None."""
+        for cand in found:
+            same = lambda w, c=cand: (w.get("a"), w.get("b"), w.get("scene"), w.get("bindings")) == \
+                (c.a.skill.uid, c.b.skill.uid, [u.skill.uid for u in c.scene], _bindings(c))   # noqa: E731
+            for trail in cx.earlier_trails(self.kind, same):
+                res = confirm_orders(cx.world, cx.solver, [(list(cand.scene), cand.a, cand.b, cand.pin)], outcome,
+                                     depth, skills, pin=trail)[1]
+                if res.answer.sat:
+                    return cand, res
+        return None
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
         a, b = cand.a.skill, cand.b.skill
@@ -233,9 +251,10 @@ class OrderDependence(Analysis):
                      "differing": ["|".join(map(str, k)) for k in res.differing],
                      "history": [text for text, _ in res.history if text], "players": cx.world.k,
                      **table_json(res.table),
-                     **(window_game_json(res.dealt, [move_json(mv) for _, mv in res.history],
-                                         [{"skill": u.skill.uid, **bd} for u, bd in
-                                          zip(list(cand.scene) + [cand.a, cand.b], _bindings(cand))])
+                     **(_with_trail(window_game_json(res.dealt, [move_json(mv) for _, mv in res.history],
+                                                     [{"skill": u.skill.uid, **bd} for u, bd in
+                                                      zip(list(cand.scene) + [cand.a, cand.b], _bindings(cand))]),
+                                    res.trail)
                         if res.dealt else {})},
             question=question,
             rulings=({"ruling": f"先结算{a.shown}", "first": a.name, "then": b.name, "outcome": diff_ab},
@@ -278,6 +297,13 @@ class OrderDependence(Analysis):
 
 UNCONFIRMED = "order-unconfirmed"
 WITHIN_BOUNDS = "within-bounds"
+
+
+def _with_trail(game: dict, trail: dict) -> dict:
+    """The game's trail, asked for first by the next check (models.encoding.pinned)."""
+    if trail:
+        game["game"]["trail"] = trail
+    return game
 
 
 def _short(sentence: str, detail: str) -> str:

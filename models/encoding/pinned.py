@@ -1,0 +1,104 @@
+"""A witness found before, asked for again: its game pinned on the current encoding.
+
+Every change to the engine reshuffles the solver's models, so a search finds a new game for
+the same finding each time, and a story a judge accepted comes back in another shape. A
+finding's witness therefore records its trail (every move of the unrolled game, the quiet
+days' vote-outs, the state once setup is over, the table), and a later check asks first for
+that very game. The pinned question is the same question with the moves fixed: it is sat only
+if the game is still legal and still shows the finding under the rules as they are now; else
+the search runs as before. Nothing is trusted from the file but a guess of where to look.
+"""
+from __future__ import annotations
+
+import json
+
+import z3
+
+from .decode import concrete, encode_concrete
+from .reach import Unrolled, move_json
+
+TRAIL_VERSION = 1
+
+
+def canon(mv: dict | None) -> str:
+    """A move as one comparable string."""
+    return json.dumps(mv, ensure_ascii=False, sort_keys=True)
+
+
+def trail_json(m, u: Unrolled, upto: int) -> dict:
+    """The model's game up to step upto, as plain data: each move (a step that changed nothing
+    is a move too: history_of leaves it out of the story, the pin must not), each quiet day's
+    vote-out (None: nobody), the state once setup is over and the table."""
+    value = lambda x: m.eval(x, model_completion=True).as_long()   # noqa: E731
+    moves = [move_json(u.trans.moves[value(x)]) for x in u.sels[:upto]]
+    quiet = [move_json(u.quiet.moves[n]) if n >= 0 else None for n in map(value, u.quiet_sels)]
+    start = {"|".join(map(str, k)): v for k, v in sorted(concrete(m, u.states[0], u.trans.world.sorts).items(),
+                                                         key=lambda kv: repr(kv[0]))}
+    out = {"version": TRAIL_VERSION, "moves": moves, "quiet": quiet, "start": start}
+    if u.table is not None:
+        out["table"] = {"players": value(u.table.n),
+                        "rest": {r: value(t) for r, t in sorted(u.table.rest.items()) if value(t)}}
+    return out
+
+
+def usable(trail) -> bool:
+    return isinstance(trail, dict) and trail.get("version") == TRAIL_VERSION and isinstance(trail.get("moves"), list)
+
+
+def _key(text: str) -> tuple:
+    return tuple(int(p) if p.lstrip("-").isdigit() else p for p in text.split("|"))
+
+
+def moves_pinned(u: Unrolled, first: int, moves: list) -> list | None:
+    """Constraints that make u's steps from `first` on these moves (move_json): None when one
+    is no move of u or u is too short."""
+    if not isinstance(moves, list) or not moves or first + len(moves) > len(u.sels):
+        return None
+    by_move: dict[str, list[int]] = {}
+    for n, mv in enumerate(u.trans.moves):
+        by_move.setdefault(canon(move_json(mv)), []).append(n)
+    cs = []
+    for sel, mv in zip(u.sels[first:], moves):
+        idx = by_move.get(canon(mv))
+        if not idx:
+            return None
+        cs.append(z3.Or([sel == n for n in idx]))
+    return cs
+
+
+def pinned(u: Unrolled, trail: dict) -> list | None:
+    """Constraints that make u play the trail's game: None when the trail does not fit u (a
+    move the encoding no longer has, more steps or quiet days than u unrolls)."""
+    world = u.trans.world
+    moves, quiet = trail["moves"], trail.get("quiet") or []
+    if len(moves) > len(u.sels) or len(quiet) != len(u.quiet_sels):
+        return None
+    cs = moves_pinned(u, 0, moves) if moves else []
+    if cs is None:
+        return None
+    calm = {}
+    for n, mv in enumerate(u.quiet.moves if u.quiet is not None else []):
+        calm.setdefault(canon(move_json(mv)), []).append(n)
+    for sel, mv in zip(u.quiet_sels, quiet):
+        idx = [-1] if mv is None else calm.get(canon(mv))
+        if not idx:
+            return None
+        cs.append(z3.Or([sel == n for n in idx]))
+    st = u.states[0]
+    values = {}
+    for text, v in (trail.get("start") or {}).items():
+        key = _key(text)
+        # a value of a kind the model prints as text (not a role or a faction) is not pinned
+        if key in st.terms and (isinstance(v, (bool, int, float)) or key[0] in ("role", "dealt", "faction")):
+            values[key] = v
+    try:
+        cs += encode_concrete(values, st, world.sorts)
+    except (KeyError, z3.Z3Exception):
+        return None   # a role or faction the rules no longer have
+    table = trail.get("table")
+    if u.table is not None and table:
+        rest = table.get("rest") or {}
+        if set(rest) - set(u.table.rest):
+            return None
+        cs += [u.table.n == table["players"]] + [t == rest.get(r, 0) for r, t in u.table.rest.items()]
+    return cs

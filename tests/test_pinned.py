@@ -1,0 +1,145 @@
+"""A witness of the baseline is asked for first: a story stays as it was while its game is
+still legal and still shows the finding; a game that no longer does is searched for afresh."""
+from __future__ import annotations
+
+import copy
+import json
+
+from models.encoding.pinned import pinned, usable
+from models.encoding.reach import unrolled
+from models.encoding.solver import Solver
+from models.encoding.world import World
+from tests.game_replay import replay_game
+from tests.inline_rulesets import one_each
+from verifier.analyses.pending import trace_skills
+from verifier.engine import check, earlier_witnesses
+
+SOURCE = ("# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n"
+          "刺杀[夜晚]：令一名角色出局（被刺杀者是否出局原文未说明）。\n"
+          "（空行）\n（空行）\n每天先夜晚、后白天。\n")
+
+
+def _ruleset():
+    amb = {"name": "刺杀是否有效", "src": 3, "text": "被刺杀者是否出局",
+           "options": [{"name": "出局", "text": "出局"}, {"name": "无效", "text": "无效"}]}
+    skills = {"甲": [{"name": "刺杀", "src": 3, "timing": ["夜晚"],
+                     "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
+                     "effects": [{"out": {"who": "target", "cause": "刺杀"}, "if": {"reading": ["刺杀是否有效", "出局"]}}]}],
+              "乙": [], "丙": [], "丁": []}
+    return one_each(skills, SOURCE, [], depth=2, ambiguities=[amb])
+
+
+def _doc(report) -> dict:
+    """The report as the baseline file holds it (JSON: lists, string keys)."""
+    return json.loads(json.dumps(report.to_json(), ensure_ascii=False))
+
+
+def _finding(doc: dict) -> dict:
+    [f] = [f for f in doc["findings"] if f["kind"] == "ambiguity"]
+    return f
+
+
+def test_a_witness_records_the_game_to_ask_for_next_time():
+    f = _finding(_doc(check(_ruleset(), kinds=["ambiguity"])))
+    assert f["verdict"] == "witnessed", f["message"]
+    trail = f["witness"]["game"]["trail"]
+    assert usable(trail) and trail["options"] == ["出局", "无效"], trail
+    assert trail["use"]["targets"] == f["witness"]["claim"]["reading"]["use"]["targets"]
+
+
+def test_the_baseline_game_is_kept_while_it_still_holds():
+    rs = _ruleset()
+    first = _doc(check(rs, kinds=["ambiguity"]))
+    f = _finding(first)
+    found = f["witness"]["claim"]["reading"]["use"]
+    # another legal game the search would not pick: the same use on another player
+    other = next(t for t in range(4) if t not in (found["self"], *found["targets"]))
+    edited = copy.deepcopy(first)
+    _finding(edited)["witness"]["game"]["trail"]["use"]["targets"] = [other]
+    again = _finding(_doc(check(rs, kinds=["ambiguity"], earlier=edited)))
+    assert again["witness"]["claim"]["reading"]["use"]["targets"] == [other], again["scenario"]
+    assert f"目标 P{other + 1}" in "".join(again["scenario"]["steps"]), again["scenario"]
+    assert replay_game(rs, again["witness"]) == (True, "")
+    # and without the baseline the search finds its own game again
+    assert _finding(_doc(check(rs, kinds=["ambiguity"])))["witness"]["claim"]["reading"]["use"] == found
+
+
+def test_a_baseline_game_that_no_longer_holds_is_searched_for_afresh():
+    """The file is a guess of where to look, never trusted: a use on its own user (the filter
+    forbids it) is asked for, found impossible, and the search runs as without a baseline."""
+    rs = _ruleset()
+    first = _doc(check(rs, kinds=["ambiguity"]))
+    f = _finding(first)
+    use = f["witness"]["claim"]["reading"]["use"]
+    edited = copy.deepcopy(first)
+    _finding(edited)["witness"]["game"]["trail"]["use"]["targets"] = [use["self"]]
+    again = _finding(_doc(check(rs, kinds=["ambiguity"], earlier=edited)))
+    assert again["witness"]["claim"]["reading"]["use"] == use
+    assert replay_game(rs, again["witness"]) == (True, "")
+
+
+def test_a_trail_with_a_move_the_encoding_lacks_does_not_fit():
+    rs = _ruleset()
+    world = World(rs, 4)
+    u = unrolled(world, Solver(world.ctx, int(rs.bounds["rlimit"])), 2, trace_skills(rs, world), symmetric=False)
+    assert pinned(u, {"version": 1, "moves": [{"move": "day"}], "quiet": [], "start": {}}) is not None
+    assert pinned(u, {"version": 1, "moves": [{"move": "skill", "skill": "无/无", "self": 0, "targets": [],
+                                               "others": {}}], "quiet": [], "start": {}}) is None
+    assert pinned(u, {"version": 1, "moves": [{"move": "day"}] * 3, "quiet": [], "start": {}}) is None   # deeper than u
+
+
+def test_examples_of_a_grouped_finding_are_asked_for_too():
+    doc = {"findings": [{"kind": "order-dependence", "witness": {"a": 1},
+                         "examples": [{"witness": {"a": 2}}, {"message": "无对局"}]}]}
+    assert earlier_witnesses(doc) == [("order-dependence", {"a": 1}), ("order-dependence", {"a": 2})]
+
+
+def test_the_moves_played_on_after_the_use_are_kept_too():
+    """A reading that changes only a record is played on after the use; the baseline's moves
+    after it are asked for first, like the moves before it."""
+    from tests.test_played_on import _ruleset as recorded
+    rs = recorded(read=True)
+    first = _doc(check(rs, kinds=["ambiguity"]))
+    f = _finding(first)
+    after = f["witness"]["game"]["trail"]["after"]
+    [shot] = [mv for mv in after["moves"] if mv.get("move") == "skill"]
+    other = next(t for t in range(4) if t not in (shot["self"], *shot["targets"]))
+    edited = copy.deepcopy(first)
+    for mv in _finding(edited)["witness"]["game"]["trail"]["after"]["moves"]:
+        if mv.get("move") == "skill":
+            mv["targets"] = [other]
+    again = _finding(_doc(check(rs, kinds=["ambiguity"], earlier=edited)))
+    told = "".join(again["scenario"]["steps"])
+    assert f"射击】，目标 P{other + 1}" in told, again["scenario"]
+    assert replay_game(rs, again["witness"]) == (True, "")
+
+
+def _order_ruleset():
+    """Two night skills on one target whose order matters (test_choice_story's pair)."""
+    from tests.test_choice_story import _ruleset as choice
+    raw = dict(choice().raw)
+    roles = [dict(r) for r in raw["roles"]]
+    roles[1]["skills"] = [{"name": "清除", "src": 4, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
+                           "effects": [{"remove_status": {"who": "target", "status": "印"}}]}]
+    roles[2]["skills"] = [{"name": "追击", "src": 5, "timing": ["白天"], "targets": {"min": 1, "max": 1,
+                                                                              "filter": {"has_status": "印"}},
+                           "effects": [{"out": {"who": "target", "cause": "追击"}}]}]
+    raw["roles"], raw["phases"] = roles, raw["phases"] + [{"name": "白天", "src": 5}]
+    from tests.inline_rulesets import load_inline
+    return load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n择一[夜晚]：令目标获得[盾]或[印]。\n"
+                            "清除[夜晚]：去除目标的[印]。\n追击[白天]：令一名有[印]的角色出局。\n")
+
+
+def test_an_order_window_reached_by_the_baseline_game_is_reached_so_again():
+    rs = _order_ruleset()
+    first = _doc(check(rs, kinds=["order-dependence"]))
+    [f] = [f for f in first["findings"] if f["kind"] == "order-dependence"]
+    assert f["witness"]["game"]["trail"]["moves"] == []   # the search finds the first night
+    # a game where a day goes by first: legal too, and the one the baseline holds
+    edited = copy.deepcopy(first)
+    [g] = [g for g in edited["findings"] if g["kind"] == "order-dependence"]
+    g["witness"]["game"]["trail"]["moves"] = [{"move": "day"}]
+    [again] = [f for f in _doc(check(rs, kinds=["order-dependence"], earlier=edited))["findings"]
+               if f["kind"] == "order-dependence"]
+    assert "第 2 天" in "".join(again["scenario"]["steps"]), again["scenario"]
+    assert replay_game(rs, again["witness"]) == (True, "")
