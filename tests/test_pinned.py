@@ -143,3 +143,49 @@ def test_an_order_window_reached_by_the_baseline_game_is_reached_so_again():
                if f["kind"] == "order-dependence"]
     assert "第 2 天" in "".join(again["scenario"]["steps"]), again["scenario"]
     assert replay_game(rs, again["witness"]) == (True, "")
+
+
+def _camps_ruleset():
+    """Two camps of two; a kill and a shield on one target, whose order matters."""
+    from tests.inline_rulesets import load_inline
+    roles = [{"name": "甲", "src": 2, "faction": "狼阵营", "count": 1,
+              "skills": [{"name": "刺杀", "src": 3, "timing": ["夜晚"],
+                          "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
+                          "effects": [{"out": {"who": "target", "cause": "刺杀"},
+                                       "if": {"not": {"has_status": ["target", "盾"]}}}]}]},
+             {"name": "乙", "src": 2, "faction": "狼阵营", "count": 1},
+             {"name": "丙", "src": 2, "faction": "村阵营", "count": 1,
+              "skills": [{"name": "守护", "src": 4, "timing": ["夜晚"],
+                          "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
+                          "effects": [{"grant_status": {"who": "target", "status": "盾", "duration": "permanent"}}]}]},
+             {"name": "丁", "src": 2, "faction": "村阵营", "count": 1}]
+    raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+           "bounds": {"players": 4, "depth": 2}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+           "phases": [{"name": "夜晚", "src": 5}, {"name": "白天", "src": 5}], "statuses": [{"name": "盾", "src": 4}],
+           "factions": [{"name": "狼阵营", "src": 2}, {"name": "村阵营", "src": 2}], "roles": roles}
+    return load_inline(raw, "# 来源: 用例\n甲、乙同属狼阵营，丙、丁同属村阵营，各一张。\n刺杀[夜晚]：令一名没有[盾]的其他角色出局。\n"
+                            "守护[夜晚]：令一名其他角色获得[盾]。\n每天先夜晚、后白天。\n")
+
+
+def test_an_order_game_with_a_detour_is_asked_for_again_without_it():
+    """The baseline's game has the killer's own teammate as the target (a deal that makes the
+    target a wolf): it still holds, but a judge reads it as a detour; the plain game is told."""
+    rs = _camps_ruleset()
+    first = _doc(check(rs, kinds=["order-dependence"]))
+    [f] = [f for f in first["findings"] if f["kind"] == "order-dependence"]
+    target = f["witness"]["bindings"][-1]["targets"][0]
+    start = f["witness"]["game"]["trail"]["start"]
+    mate = next(int(k.split("|")[1]) for k, v in start.items() if k.startswith("role|") and v == "乙")
+    swapped = {}
+    for key, v in start.items():
+        parts = key.split("|")
+        if len(parts) > 1 and parts[1] in (str(target), str(mate)):
+            parts[1] = str(mate) if parts[1] == str(target) else str(target)
+        swapped["|".join(parts)] = v
+    edited = copy.deepcopy(first)
+    [g] = [g for g in edited["findings"] if g["kind"] == "order-dependence"]
+    g["witness"]["game"]["trail"]["start"] = swapped   # the target is now the killer's teammate
+    [again] = [f for f in _doc(check(rs, kinds=["order-dependence"], earlier=edited))["findings"]
+               if f["kind"] == "order-dependence"]
+    shown = again["scenario"]["roles"][again["witness"]["bindings"][-1]["targets"][0]]
+    assert "狼阵营" not in shown, again["scenario"]["roles"]

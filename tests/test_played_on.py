@@ -138,7 +138,7 @@ def test_a_plain_story_has_no_move_on_its_own_user():
     """A move before the use counts too: when the use needs a player a look has marked, and
     the look may only fall on the one who looks, no plain story exists; when it may fall on
     anybody, one does."""
-    from models.encoding.ambiguity import odd_use
+    from models.encoding.detours import odd_use
     amb = {"name": "是否留印", "src": 3, "text": "是否留印",
            "options": [{"name": "留印", "text": "留印"}, {"name": "不留", "text": "不留"}]}
     for only_self, plain_exists in ((True, False), (False, True)):

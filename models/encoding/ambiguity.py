@@ -18,6 +18,7 @@ from .reach import (Move, bindings_for, choices_text, faction_goal, game_days, g
                     idle_choices, move_text,
                     inner_bindings, move_json, phase_trigger, quiet_days_text, readings_of, setup_choice, setup_skills,
                     trigger_follows, unrolled, window_follows)
+from .detours import no_odd_moves, odd_use
 from .pinned import canon as _canon, moves_pinned, pinned, trail_json
 from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
@@ -70,41 +71,6 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, 
     alive = lambda k: st[("alive", player_of(k))] if living and player_of(k) is not None else z3.BoolVal(True, world.ctx)  # noqa: E731
     differs = z3.Or([z3.And(matters(world, st, si, sj, k), alive(k)) for k in keys] + [z3.BoolVal(False, world.ctx)])
     return differs, si, sj, keys
-
-
-def harms_targets(skill: Skill) -> bool:
-    """The skill damages its targets or puts them out (a use on one's own camp is then a
-    second rule a story drags in: 出刀对本阵营无效 and the like)."""
-    return any(e.kind in ("damage", "out") and isinstance(e.args, dict) and e.args.get("who") == "target"
-               for e in skill.all_effects())
-
-
-def odd_use(skill: Skill, self_slot: int, targets, camp) -> z3.BoolRef | bool:
-    """A use a judge reads as a detour (the seer checks himself, a wolf knifes himself or a
-    teammate): a skill used on its own user, or a harmful one on the user's camp. camp(x):
-    player x's faction (a term, or a value)."""
-    if self_slot in targets:
-        return True
-    if not harms_targets(skill):
-        return False
-    same = [camp(x) == camp(self_slot) for x in targets]
-    return z3.Or(same) if same and isinstance(same[0], z3.BoolRef) else any(same)
-
-
-def _no_odd_moves(u, upto: int) -> list:
-    """The first upto moves of an unrolled game are no odd uses (odd_use)."""
-    out = []
-    for s in range(upto):
-        st = u.states[s]
-        for n, mv in enumerate(u.trans.moves):
-            if mv.skill is None or mv.binding is None or not mv.binding.targets:
-                continue
-            odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)])
-            if odd is True:
-                out.append(u.sels[s] != n)
-            elif odd is not False:
-                out.append(z3.Implies(u.sels[s] == n, z3.Not(odd)))
-    return out
 
 
 def _names(x, name: str) -> bool:
@@ -215,7 +181,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                         if odd is True:
                             continue
                         living += [z3.Not(st[k]) for k in foreign_status_keys(world, st, skill)] + \
-                            ([] if odd is False else [z3.Not(odd)]) + _no_odd_moves(u, t)
+                            ([] if odd is False else [z3.Not(odd)]) + no_odd_moves(u, t)
                     goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living), si, sj, keys))
     if not goals:
         return ReadingResult(Answer("unsat"))

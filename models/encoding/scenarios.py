@@ -182,20 +182,29 @@ def confirm_order(world: World, solver: Solver, scene: list[Use], a: Use, b: Use
 
 
 def confirm_orders(world: World, solver: Solver, situations: list[tuple[list[Use], Use, Use, Pin]], outcome,
-                   depth: int, skills: list, pin: dict | None = None) -> tuple[int, OrderResult]:
+                   depth: int, skills: list, pin: dict | None = None, plain: bool = False) -> tuple[int, OrderResult]:
     """confirm_order for several situations (scene, a, b, pin) of one pair at once: one game
     question whether any of them arises (measured on zemu: a pair had about nine, and asking
     each alone was most of its order-dependence time). (the situation reached, its result).
-    pin: a trail found before (res.trail): only that game is asked for."""
+    pin: a trail found before (res.trail): only that game is asked for. plain: neither a use of
+    the window nor a move before it is a detour (detours.odd_use)."""
+    from .detours import odd_use
+
     def builder(scene, a, b, pin):
         def build(s0):
             # the table's values are the same variables at every depth: the question is too
             q = _question(world, s0, scene, a, b, pin, outcome)
-            return ([], q) if isinstance(q, OrderResult) else (q[0], q)
+            if isinstance(q, OrderResult):
+                return [], q
+            odd = [odd_use(u.skill, u.binding.self_slot, u.binding.targets, lambda x: s0[("faction", x)])
+                   for u in list(scene) + [a, b] if u.binding.targets] if plain else []
+            if any(x is True for x in odd):
+                return [], OrderResult(Answer("unsat"))
+            return q[0] + [z3.Not(x) for x in odd if x is not False], q
         return build
 
     game = in_games(world, solver, [(builder(*sit), list(sit[0]) + [sit[1], sit[2]]) for sit in situations],
-                    depth, skills, "order-game", pin=pin)
+                    depth, skills, "order-game", pin=pin, plain=plain)
     if isinstance(game.payload, OrderResult):
         return game.option, game.payload
     if not game.answer.sat:
@@ -235,12 +244,14 @@ def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: l
 
 
 def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Use]]], depth: int, skills: list,
-             purpose: str, answers_last_move: bool = False, pin: dict | None = None) -> Game:
+             purpose: str, answers_last_move: bool = False, pin: dict | None = None, plain: bool = False) -> Game:
     """in_game for several situations at once (build, window): does a game reach any of them?
     One question for all (unsat: none is reached), the game names the one it reached
     (Game.option). An option whose builder answers already is left out; when all do, the
     first one's answer is returned. pin: a trail found before (Game.trail): only that game,
-    its moves fixed, is asked for (unsat: it no longer reaches a situation)."""
+    its moves fixed, is asked for (unsat: it no longer reaches a situation). plain: no move of
+    the game before the situation is a detour (detours.no_odd_moves)."""
+    from .detours import no_odd_moves
     from .pinned import pinned, trail_json
     from .reach import game_day, game_over, history_of, unrolled, window_follows
     from .table import at_table, composition
@@ -257,6 +268,8 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
         # a condition on the day's number reads the day of the state the situation arises in
         on_day = [[game_day(world) == u.days[t]] if world.sem.reads_day else [] for t in range(len(u.states))]
         same = [[s0[k] == st[k] for k in sorted(s0.terms, key=repr)] + on_day[t] for t, st in enumerate(u.states)]
+        if plain:
+            same = [cs + no_odd_moves(u, t) for t, cs in enumerate(same)]
         own, at = {}, {}
         for i, (build, window) in enumerate(options):
             with at_table(world, u.table):

@@ -6,8 +6,9 @@ from itertools import combinations, permutations
 from typing import Iterator
 
 from models.domain import without_parts
-from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, foreign_statuses, odd_use,
+from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, foreign_statuses,
                                       reading_question, win_differs, wins_only_under)
+from models.encoding.detours import odd_moves, odd_use
 from models.encoding.decode import player_of
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
@@ -135,11 +136,7 @@ def _plain(rs, skill, game) -> bool:
     b = game.binding
     if b.targets and odd_use(skill, b.self_slot, b.targets, lambda x: game.start.get(("faction", x))):
         return False
-    skills = {x.uid: x for x in rs.skills}
-    camp = game.dealt or game.start
-    if any(mv.get("move") == "skill" and mv.get("targets") and mv.get("skill") in skills and
-           odd_use(skills[mv["skill"]], mv["self"], mv["targets"], lambda x: camp.get(("faction", x)))
-           for mv in game.moves):
+    if odd_moves(rs, game.moves, game.dealt or game.start):
         return False
     players = [p for p in map(player_of, game.differing) if p is not None]
     return not players or any(game.start.get(("alive", p), True) for p in players)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from models.encoding.reach import Move, choices_text, move_json, readings_text
+from models.encoding.detours import odd_moves, odd_use
 from models.encoding.scenarios import confirm_orders, in_one_window, order_question
 from models.encoding.sorts import reads_seats
 
@@ -121,7 +122,7 @@ class OrderDependence(Analysis):
             earlier = self._earlier(cx, found, outcome, depth, skills)
             if earlier is not None:
                 # the game of the baseline still shows it: the story stays as it was
-                yield self._finding(cx, *earlier)
+                yield self._finding(cx, *self._plainer(cx, *earlier, outcome, depth, skills))
                 return
             i, game = confirm_orders(cx.world, cx.solver, sits, outcome, depth, skills)
             answers = [game.answer]
@@ -133,7 +134,7 @@ class OrderDependence(Analysis):
                     if game.answer.sat:
                         break
             if game.answer.sat:
-                yield self._finding(cx, found[i], game)
+                yield self._finding(cx, *self._plainer(cx, found[i], game, outcome, depth, skills))
                 return
             if undecided is None:
                 left = next((a for a in answers if a.status == "unknown"), None)
@@ -155,6 +156,15 @@ class OrderDependence(Analysis):
                 if res.answer.sat:
                     return cand, res
         return None
+
+    def _plainer(self, cx: Context, cand: Candidate, res, outcome, depth: int, skills: list) -> tuple:
+        """A game whose window or history holds a detour (a wolf biting his own camp, a seer
+        checking himself) is asked for again without one; the first is kept if there is none."""
+        if not _detour(cx, cand, res):
+            return cand, res
+        better = confirm_orders(cx.world, cx.solver, [(list(cand.scene), cand.a, cand.b, cand.pin)], outcome,
+                                depth, skills, plain=True)[1]
+        return (cand, better) if better.answer.sat else (cand, res)
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
         a, b = cand.a.skill, cand.b.skill
@@ -297,6 +307,14 @@ class OrderDependence(Analysis):
 
 UNCONFIRMED = "order-unconfirmed"
 WITHIN_BOUNDS = "within-bounds"
+
+
+def _detour(cx: Context, cand: Candidate, res) -> bool:
+    """A use of the window or a move before it is a detour (detours.odd_use)."""
+    camp = lambda x: res.start.get(("faction", x))   # noqa: E731
+    return any(u.binding.targets and odd_use(u.skill, u.binding.self_slot, u.binding.targets, camp) is True
+               for u in list(cand.scene) + [cand.a, cand.b]) or \
+        odd_moves(cx.rs, [move_json(mv) for _, mv in res.history], res.dealt or res.start)
 
 
 def _with_trail(game: dict, trail: dict) -> dict:

@@ -1,0 +1,56 @@
+"""Detours in a story: moves a judge reads as beside the point.
+
+A witness is a legal game, but a game where the seer checks himself or a wolf knifes a
+teammate drags a second rule into the story (出刀对本阵营无效 and the like) and reads as a
+trick. A finding's game is asked for again without them (a plain story); the first one is
+kept when there is none.
+"""
+from __future__ import annotations
+
+import z3
+
+from ..domain import Skill
+
+
+def harms_targets(skill: Skill) -> bool:
+    """The skill damages its targets or puts them out (a use on one's own camp is then a
+    second rule a story drags in: 出刀对本阵营无效 and the like)."""
+    return any(e.kind in ("damage", "out") and isinstance(e.args, dict) and e.args.get("who") == "target"
+               for e in skill.all_effects())
+
+
+def odd_use(skill: Skill, self_slot: int, targets, camp) -> z3.BoolRef | bool:
+    """A use a judge reads as a detour (the seer checks himself, a wolf knifes himself or a
+    teammate): a skill used on its own user, or a harmful one on the user's camp. camp(x):
+    player x's faction (a term, or a value)."""
+    if self_slot in targets:
+        return True
+    if not harms_targets(skill):
+        return False
+    same = [camp(x) == camp(self_slot) for x in targets]
+    return z3.Or(same) if same and isinstance(same[0], z3.BoolRef) else any(same)
+
+
+def no_odd_moves(u, upto: int) -> list:
+    """The first upto moves of an unrolled game are no odd uses (odd_use)."""
+    out = []
+    for s in range(upto):
+        st = u.states[s]
+        for n, mv in enumerate(u.trans.moves):
+            if mv.skill is None or mv.binding is None or not mv.binding.targets:
+                continue
+            odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)])
+            if odd is True:
+                out.append(u.sels[s] != n)
+            elif odd is not False:
+                out.append(z3.Implies(u.sels[s] == n, z3.Not(odd)))
+    return out
+
+
+def odd_moves(rs, moves: list[dict], camp: dict) -> bool:
+    """Some move (move_json) of a found game is an odd use; camp: the factions the game's
+    state gives (("faction", x) -> name)."""
+    skills = {x.uid: x for x in rs.skills}
+    return any(mv.get("move") == "skill" and mv.get("targets") and mv.get("skill") in skills and
+               odd_use(skills[mv["skill"]], mv["self"], mv["targets"], lambda x: camp.get(("faction", x)))
+               for mv in moves)
