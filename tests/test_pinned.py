@@ -189,3 +189,21 @@ def test_an_order_game_with_a_detour_is_asked_for_again_without_it():
                if f["kind"] == "order-dependence"]
     shown = again["scenario"]["roles"][again["witness"]["bindings"][-1]["targets"][0]]
     assert "狼阵营" not in shown, again["scenario"]["roles"]
+
+
+def test_a_plain_game_casts_no_ballot_for_oneself():
+    """A vote-out that rests on the one voted out voting for himself reads as a trick: the
+    plain game (detours.no_odd_moves) has none, and self_voted tells a found game that does."""
+    import z3
+    from models.encoding.detours import no_odd_moves, self_voted
+    from tests.test_vote_out import _ruleset as voting
+    rs = voting(weights=True)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 2, trace_skills(rs, world), symmetric=False)
+    assert world.vocab.ballots
+    own = z3.Or([st[("ballot", v)] == v for st in u.states[1:] for v in range(4)])
+    budget = solver.rlimit * 20
+    found = solver.check(u.constraints + [own], "self-vote", rlimit=budget)
+    assert found.sat and self_voted(found.model, u, 2)
+    assert solver.check(u.constraints + [own] + no_odd_moves(u, 2), "self-vote", rlimit=budget).status == "unsat"

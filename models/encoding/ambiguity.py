@@ -18,7 +18,7 @@ from .reach import (Move, bindings_for, choices_text, faction_goal, game_days, g
                     idle_choices, move_text,
                     inner_bindings, move_json, phase_trigger, quiet_days_text, readings_of, setup_choice, setup_skills,
                     trigger_follows, unrolled, window_follows)
-from .detours import no_odd_moves, odd_use
+from .detours import no_odd_moves, odd_use, self_voted
 from .pinned import canon as _canon, moves_pinned, pinned, trail_json
 from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
@@ -51,6 +51,7 @@ class ReadingResult:
     chosen: list = field(default_factory=list)  # the options the use's choose effects took (“所选：…”)
     told_moves: list = field(default_factory=list)  # the moves of the history, one per told line
     trail: dict = field(default_factory=dict)  # the game to ask for first next time (pinned.trail_json)
+    self_votes: bool = False   # a vote-out of the history rests on a ballot cast for oneself
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome,
@@ -224,7 +225,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                  [move_json(mv) for _, mv in played], [mv.role for _, mv in quiet],
                                  [d for d, _ in quiet], first_day, others, pins,
                                  choices_text(m, world, use, idle_choices(m, u, u.states[t], use)),
-                                 [mv for text, mv in played if text], trail)
+                                 [mv for text, mv in played if text], trail, self_voted(m, u, t))
     return ReadingResult(ans)
 
 

@@ -32,8 +32,10 @@ def odd_use(skill: Skill, self_slot: int, targets, camp) -> z3.BoolRef | bool:
 
 
 def no_odd_moves(u, upto: int) -> list:
-    """The first upto moves of an unrolled game are no odd uses (odd_use)."""
-    out = []
+    """The first upto moves of an unrolled game are no odd uses (odd_use) and no vote-out
+    among them rests on a ballot cast for oneself."""
+    out = [st[("ballot", v)] != v for st in u.states[1:upto + 1] for v in range(u.trans.world.k)
+           if ("ballot", v) in st.terms]
     for s in range(upto):
         st = u.states[s]
         for n, mv in enumerate(u.trans.moves):
@@ -54,3 +56,9 @@ def odd_moves(rs, moves: list[dict], camp: dict) -> bool:
     return any(mv.get("move") == "skill" and mv.get("targets") and mv.get("skill") in skills and
                odd_use(skills[mv["skill"]], mv["self"], mv["targets"], lambda x: camp.get(("faction", x)))
                for mv in moves)
+
+
+def self_voted(m, u, upto: int) -> bool:
+    """In the model's game, someone cast a ballot for himself in the first upto moves."""
+    return any(z3.is_true(m.eval(st[("ballot", v)] == v, model_completion=True))
+               for st in u.states[1:upto + 1] for v in range(u.trans.world.k) if ("ballot", v) in st.terms)

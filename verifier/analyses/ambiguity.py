@@ -128,7 +128,7 @@ def _target_going(game) -> bool:
 def _plain(rs, skill, game) -> bool:
     """No player of the found game holds a status the post leaves to base rules when the use
     is made, neither the use nor a move before it is a detour (odd_use: the seer checking
-    himself, a wolf knifing a teammate), and the difference is about a player still in the
+    himself, a wolf knifing a teammate; a vote-out on one's own ballot), and the difference is about a player still in the
     game (or about none)."""
     foreign = foreign_statuses(rs, skill)
     if any(v and k[0] == "status" and k[2] in foreign for k, v in game.start.items()):
@@ -136,7 +136,7 @@ def _plain(rs, skill, game) -> bool:
     b = game.binding
     if b.targets and odd_use(skill, b.self_slot, b.targets, lambda x: game.start.get(("faction", x))):
         return False
-    if odd_moves(rs, game.moves, game.dealt or game.start):
+    if game.self_votes or odd_moves(rs, game.moves, game.dealt or game.start):
         return False
     players = [p for p in map(player_of, game.differing) if p is not None]
     return not players or any(game.start.get(("alive", p), True) for p in players)
