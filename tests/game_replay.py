@@ -63,6 +63,19 @@ def _vote_rank(rs) -> int | None:
     return None if r is None else 3 * r + 1
 
 
+def phase_is(rs, here: int) -> dict:
+    """The values of "it is phase P" ({phase: P}) for the phases that come every day, at the
+    place in the day `here` (-1: nothing with a phase has happened yet today); a phase of a
+    window with several is told apart only by its window."""
+    once = {p.name for p in rs.phases if p.once} | {rs.window_of(p.name) for p in rs.phases if p.once}
+    names = ({p.name for p in rs.phases if not p.once} | {rs.window_of(p.name) for p in rs.phases if not p.once}) - once
+    out = {}
+    for name in names:
+        r = _phases_rank(rs, [name])
+        out[("phase_is", name)] = r is not None and here >= 0 and here // 3 == r
+    return out
+
+
 def _phases_rank(rs, phases) -> int | None:
     order = []
     for p in rs.phases:
@@ -187,6 +200,8 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
         skill = by_uid.get(mv.get("skill")) if mv["move"] == "skill" else None
         moving_to = 10 ** 6 if mv["move"] == "day" else \
             (_day_rank(rs, skill) if skill is not None else _vote_rank(rs) if mv["move"] in ("vote", "vote-rest") else None)
+        # "it is phase P": the phase of this move, else of the day's last move that has one
+        st = st.set(phase_is(rs, rank if moving_to in (None, 10 ** 6) else moving_to))
         if moving_to is not None:
             _not_declined(rs, it, st, rank, moving_to, done)
         if skill is not None:
@@ -463,6 +478,8 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
         # the game is played under the first option (an ambiguity witness says so)
         fixed[("reading", reading["name"])] = it._options(reading["name"]).index(reading["options"][0])
     reasons = []
+    by_uid = {x.uid: x for x in rs.skills}
+    known = set(it.keys)
 
     def run(st) -> bool:
         if not it.realizable(st):
@@ -485,6 +502,12 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
             end, today = _replay(rs, it, w, bf.View(st))
             if "from" in (reading or {}):
                 return _played_on(rs, it, w, st, end, reasons)
+            # the uses after the moves: without a timing of their own they are in the phase
+            # the game is in; a timed one reads "it is phase P" as the start left it
+            uses = list(w["game"].get("window") or []) + ([reading["use"]] if (reading or {}).get("use") else [])
+            timed = any((by_uid.get(u_["skill"]) is not None and by_uid[u_["skill"]].timing) for u_ in uses)
+            flags = phase_is(rs, today["rank"])
+            end = end.set({key: st[key] for key in flags if key in known} if timed or not uses else flags)
             if w["game"].get("window") is not None:
                 _window_follows(rs, it, w, end, today)
             use = ((w.get("claim") or {}).get("reading") or {}).get("use")

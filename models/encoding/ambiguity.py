@@ -15,9 +15,8 @@ from ..domain import Skill
 from .decode import concrete, player_of
 from .quiet import answers_going_out
 from .reach import (Move, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
-                    idle_choices, move_text,
-                    inner_bindings, move_json, phase_trigger, quiet_days_text, readings_of, setup_choice, setup_skills,
-                    trigger_follows, unrolled, window_follows)
+                    idle_choices, inner_bindings, move_json, move_text, phase_after, phase_trigger, quiet_days_text,
+                    readings_of, setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
 from .detours import no_odd_moves, odd_use, self_voted
 from .pinned import canon as _canon, moves_pinned, pinned, trail_json
 from .scenarios import _shared, matters, shortest
@@ -183,7 +182,9 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                             continue
                         living += [z3.Not(st[k]) for k in foreign_status_keys(world, st, skill)] + \
                             ([] if odd is False else [z3.Not(odd)]) + no_odd_moves(u, t)
-                    goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living), si, sj, keys))
+                    # a use without a timing of its own is in the phase the game is in
+                    now = [] if skill.timing or at_setup else phase_after(world, u, t)
+                    goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living + now), si, sj, keys))
     if not goals:
         return ReadingResult(Answer("unsat"))
     # the game before the use is played under option i (the scenario says so)

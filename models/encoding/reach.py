@@ -303,12 +303,16 @@ class Transitions:
             pre, sel0 = self.world.state("move"), z3.Int("move_template", self.world.ctx)
             post, possible = self.relation(pre, sel0)
             keys = sorted(pre.terms, key=repr)
+            # "it is phase P" ({phase: P}) is the game's phase at this step (phase_now): a
+            # value of its own per step, like an unknown value an effect writes
             self._template = (pre, sel0, keys, pack([post[k] for k in keys] + [possible], self.world.sorts),
-                              self.world.factory.made[made:])
+                              self.world.factory.made[made:] + list(phase_flags(self.world).values()))
             self.reads_day = self.world.sem.reads_day
         pre, sel0, keys, packed, havoc = self._template
         fresh = choices if choices is not None else [z3.FreshConst(h.sort(), prefix="havoc") for h in havoc]
         self.last_choices = fresh
+        flags = phase_flags(self.world)
+        self.last_flags = dict(zip(flags, fresh[len(fresh) - len(flags):]))
         pairs = [(pre[k], st[k]) for k in keys if not pre[k].eq(st[k])] + [(sel0, sel)] + \
                 list(zip(havoc, fresh)) + \
                 ([(game_day(self.world), day)] if day is not None and self.reads_day else []) + \
@@ -326,6 +330,56 @@ def once_phase_flags(world: World) -> list:
     rs = world.rs
     names = {p.name for p in rs.phases if p.once} | {rs.window_of(p.name) for p in rs.phases if p.once}
     return [z3.Bool(f"phase_is_{n}", world.ctx) for n in sorted(names)]
+
+
+def phase_flags(world: World) -> dict[str, z3.BoolRef]:
+    """The conditions "it is phase P" ({phase: P}, semantics) for the phases and windows that
+    come every day, by name."""
+    rs = world.rs
+    once = {p.name for p in rs.phases if p.once} | {rs.window_of(p.name) for p in rs.phases if p.once}
+    names = {p.name for p in rs.phases if not p.once} | {rs.window_of(p.name) for p in rs.phases if not p.once}
+    return {n: z3.Bool(f"phase_is_{n}", world.ctx) for n in sorted(names - once)}
+
+
+def _now_in(rs, now: z3.ArithRef, name: str) -> z3.BoolRef:
+    """The place in the day `now` (a rank, -1: nothing ranked yet today) is in the window of
+    phase `name` (a phase of a window with several is told apart only by its window)."""
+    phase = _phase_rank(rs, [name])
+    if phase is None:
+        return z3.BoolVal(False, now.ctx)
+    return z3.And(now >= 3 * phase, now <= 3 * phase + 2)
+
+
+def phase_now(trans: "Transitions", sels: list, flags: list[dict]) -> tuple[list, list]:
+    """The phase each step of a game is in: that of its own move when the move has one (a
+    skill of a phase, a phase's trigger, the vote), else that of the last such move of the
+    day (a trigger answering a going out, a skill without a timing); none before the first.
+    (constraints tying each step's flags to it, the "now" rank after each step.)"""
+    rs = trans.world.rs
+    ctx = trans.world.ctx
+    day = day_moves(trans)
+    by_rank: dict[int, list[int]] = {}
+    for i, mv in enumerate(trans.moves):
+        if (r := _rank(rs, mv)) is not None:
+            by_rank.setdefault(r, []).append(i)
+    out, nows, now = [], [], z3.IntVal(-1, ctx)
+    for sel, mine in zip(sels, flags):
+        rank = z3.IntVal(-1, ctx)
+        for r, idxs in sorted(by_rank.items()):
+            rank = z3.If(_among(sel, idxs), r, rank)
+        here = z3.If(rank == -1, now, rank)
+        out += [flag == _now_in(rs, here, name) for name, flag in mine.items()]
+        now = z3.If(_among(sel, day), -1, here)
+        nows.append(now)
+    return out, nows
+
+
+def phase_after(world: World, u: "Unrolled", t: int) -> list:
+    """The flags "it is phase P" for a use right after the first t moves that has no timing
+    of its own (a trigger answering a going out, a skill used at any time): the phase of the
+    last ranked move of that day."""
+    now = u.nows[t - 1] if t and u.nows else z3.IntVal(-1, world.ctx)
+    return [flag == _now_in(world.rs, now, name) for name, flag in phase_flags(world).items()]
 
 
 def game_day(world: World) -> z3.ArithRef:
@@ -456,6 +510,7 @@ class Unrolled:
     quiet_sels: list = field(default_factory=list)
     days: list = field(default_factory=list)   # the day each state is on (a term)
     choices: list = field(default_factory=list)   # each move's unknown values (Transitions.step)
+    nows: list = field(default_factory=list)   # the place in the day after each step (phase_now)
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
@@ -491,22 +546,25 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             st, extra = calm.step(st, sel)
             cs += extra
             quiet_sels.append(sel)
-        states, sels, choices = [st], [], []
+        states, sels, choices, flags = [st], [], [], []
         new_day = day_moves(trans)
         days = [z3.IntVal(1 + quiet, world.ctx)]   # the day each state is on (quiet days count)
         for t in range(depth):
             sel = z3.Int(f"move_{t}", world.ctx)
             st, extra = trans.step(st, sel, days[-1])
             choices.append(trans.last_choices)
+            flags.append(trans.last_flags)
             cs += extra
             sels.append(sel)
             states.append(st)
             days.append(days[-1] + z3.If(_among(sel, new_day), 1, 0))
         cs += faction_out_timing(trans, sels, states)   # counts the table: inside at_table
+    phased, nows = phase_now(trans, sels, flags)
+    cs += phased
     cs += use_limits(trans, sels, states) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
         no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
         collected_at_phase_start(trans, sels, states) + forced_in_phase(trans, sels, states)
-    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days, choices)
+    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days, choices, nows)
     return cache[key]
 
 
