@@ -189,6 +189,12 @@ def test_an_order_game_with_a_detour_is_asked_for_again_without_it():
                if f["kind"] == "order-dependence"]
     shown = again["scenario"]["roles"][again["witness"]["bindings"][-1]["targets"][0]]
     assert "狼阵营" not in shown, again["scenario"]["roles"]
+    # a baseline that says the plain game was asked for in vain is believed: not asked again
+    g["witness"]["game"]["trail"]["plain"] = "none"
+    [kept] = [f for f in _doc(check(rs, kinds=["order-dependence"], earlier=edited))["findings"]
+              if f["kind"] == "order-dependence"]
+    assert "狼阵营" in kept["scenario"]["roles"][kept["witness"]["bindings"][-1]["targets"][0]], kept["scenario"]
+    assert kept["witness"]["game"]["trail"]["plain"] == "none"
 
 
 def test_a_plain_game_casts_no_ballot_for_oneself():

@@ -336,26 +336,32 @@ class Ambiguity(Analysis):
             game = confirm_reading(cx.world, cx.solver, name, skill, i, j, outcome, int(bound[0]),
                                    trace_skills(cx.rs, cx.world), int(bound[1]), pin=trail)
             if game.answer.sat:
-                return skill, (i, j), game, tuple(bound), trail.get("after")
+                return skill, (i, j), game, tuple(bound), trail
         return None
 
-    def _witnessed(self, cx: Context, amb: dict, s, ij: tuple, game, bound: tuple, after, outcome,
+    def _witnessed(self, cx: Context, amb: dict, s, ij: tuple, game, bound: tuple, earlier, outcome,
                    where) -> Iterator[Finding]:
         """A game where the use of s differs under options i and j: told plainly (asked again
-        without detours), played on where only a record differs, then reported. after: how the
-        baseline's game was played on ({options, moves}), asked for first."""
+        without detours), played on where only a record differs, then reported. earlier: the
+        baseline's trail of this game (how it was played on, whether a plain one was asked for
+        in vain), or None."""
         rs, (i, j) = cx.rs, ij
         name, options = amb["name"], [o["name"] for o in amb["options"]]
         a, b = options[i], options[j]
+        after = (earlier or {}).get("after")
         records = _only_records(rs, game.differing)
+        none_plain = False
         if not _plain(rs, s, game) or (_target_going(game) and not records):
             # a detour in the story (the seer checking himself), a lasting effect on a
             # player on the way out, a difference only for players already out, or a cast
             # holding a status the post leaves to base rules (lovers…) reads badly: asked
-            # again within the same bounds without them (a record is still played on)
+            # again within the same bounds without them (a record is still played on), unless
+            # the baseline's game is this one and was asked for again in vain
             going = _target_going(game) and not records
-            better = self._asked_again(cx, name, s, (i, j), outcome, bound, living=not records, fallback=going)
-            game = better if better.answer.sat else game
+            better = None if (earlier or {}).get("plain") == "none" else \
+                self._asked_again(cx, name, s, (i, j), outcome, bound, living=not records, fallback=going)
+            none_plain = better is None or not better.answer.sat
+            game = game if none_plain else better
         then, pair = None, (a, b)
         if _only_records(rs, game.differing):
             # a record the post never names differs: the found game played on (the
@@ -371,6 +377,8 @@ class Ambiguity(Analysis):
                 game, then = better, None
         # the next check asks for this game first (under option i, compared with j)
         game.trail["options"] = [a, b]
+        if none_plain:
+            game.trail["plain"] = "none"   # asked for again without detours, in vain
         if then is not None and then.answer.sat:
             game.trail["after"] = {"options": list(pair), "moves": then.moves[then.use_at + 1:]}
         if then is not None and not then.answer.sat:

@@ -134,7 +134,7 @@ class OrderDependence(Analysis):
                     if game.answer.sat:
                         break
             if game.answer.sat:
-                yield self._finding(cx, *self._plainer(cx, found[i], game, outcome, depth, skills))
+                yield self._finding(cx, *self._plainer(cx, found[i], game, False, outcome, depth, skills))
                 return
             if undecided is None:
                 left = next((a for a in answers if a.status == "unknown"), None)
@@ -154,17 +154,21 @@ class OrderDependence(Analysis):
                 res = confirm_orders(cx.world, cx.solver, [(list(cand.scene), cand.a, cand.b, cand.pin)], outcome,
                                      depth, skills, pin=trail)[1]
                 if res.answer.sat:
-                    return cand, res
+                    return cand, res, trail.get("plain") == "none"
         return None
 
-    def _plainer(self, cx: Context, cand: Candidate, res, outcome, depth: int, skills: list) -> tuple:
+    def _plainer(self, cx: Context, cand: Candidate, res, tried: bool, outcome, depth: int, skills: list) -> tuple:
         """A game whose window or history holds a detour (a wolf biting his own camp, a seer
-        checking himself) is asked for again without one; the first is kept if there is none."""
+        checking himself) is asked for again without one; the first is kept if there is none
+        (tried: the baseline's game is this one, and it was asked for again in vain)."""
         if not _detour(cx, cand, res):
             return cand, res
-        better = confirm_orders(cx.world, cx.solver, [(list(cand.scene), cand.a, cand.b, cand.pin)], outcome,
-                                depth, skills, plain=True)[1]
-        return (cand, better) if better.answer.sat else (cand, res)
+        better = None if tried else confirm_orders(cx.world, cx.solver, [(list(cand.scene), cand.a, cand.b, cand.pin)],
+                                                   outcome, depth, skills, plain=True)[1]
+        if better is not None and better.answer.sat:
+            return cand, better
+        res.trail["plain"] = "none"   # asked for again without detours, in vain
+        return cand, res
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
         a, b = cand.a.skill, cand.b.skill
