@@ -1,5 +1,5 @@
 """Benchmark: full check of each bundled ruleset, median wall time of several runs and the
-number of solver queries. Run: python -m verifier.bench [--runs 3] [ids…]"""
+number of solver queries. Run: python -m verifier.bench [--runs 3] [--baseline] [ids…]"""
 from __future__ import annotations
 
 import argparse
@@ -15,12 +15,13 @@ from .baseline import bundled
 from .engine import check
 
 
-def measure(rid: str, runs: int) -> dict:
+def measure(rid: str, runs: int, earlier: dict | None = None) -> dict:
+    """earlier: a findings document whose witness games are asked for first (check --baseline)."""
     times, confirm, queries = [], [], 0
     for _ in range(runs):
         rs = load_ruleset(f"rulesets/{rid}")
         t0 = time.perf_counter()
-        report = check(rs)
+        report = check(rs, earlier=earlier)
         times.append(time.perf_counter() - t0)
         queries = report.stats["queries"]
         # solver time spent confirming witnesses in a game (both processes added up)
@@ -82,10 +83,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("ids", nargs="*")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--incremental", action="store_true", help="也测量单技能修改后的增量复查")
+    p.add_argument("--baseline", action="store_true",
+                   help="以 findings/<id>.json 为基线检查（check --baseline：先沿用基线中的对局）")
     args = p.parse_args(argv)
-    print(f"{'ruleset':10} {'median s':>9} {'min':>7} {'max':>7} {'queries':>8} {'confirm s':>10}")
+    print(f"{'ruleset':10} {'median s':>9} {'min':>7} {'max':>7} {'queries':>8} {'confirm s':>10}"
+          + ("  (with its baseline)" if args.baseline else ""))
     for rid in args.ids or bundled():
-        m = measure(rid, args.runs)
+        earlier = None
+        if args.baseline:
+            import json
+            with open(f"findings/{rid}.json", encoding="utf-8") as fh:
+                earlier = json.load(fh)
+        m = measure(rid, args.runs, earlier)
         print(f"{m['id']:10} {m['median_s']:9.2f} {m['min_s']:7.2f} {m['max_s']:7.2f} {m['queries']:8d} "
               f"{m['confirm_s']:10.2f}")
     if args.incremental:
