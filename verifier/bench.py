@@ -32,7 +32,7 @@ def measure(rid: str, runs: int, earlier: dict | None = None) -> dict:
 
 # the queries that confirm a candidate in a game (a legal deal, legal moves): order questions,
 # empty picks and readings
-CONFIRM_PURPOSES = ("order-game", "pick-game", "reading-game")
+CONFIRM_PURPOSES = ("order-game", "pick-game", "reading-game", "reading-pinned")
 
 
 def one_skill_edit(folder: str) -> str:
