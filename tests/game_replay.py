@@ -63,6 +63,80 @@ def _vote_rank(rs) -> int | None:
     return None if r is None else 3 * r + 1
 
 
+def _loud_outside(rs, it) -> dict:
+    """identity outside the slots -> the events on others its forced triggers answer, as
+    (event, faction of an elimination) (read from the YAML: a tag whose meaning is forced; a
+    trigger that only tells is silent)."""
+    forced = {t["name"] for t in rs.raw.get("tags") or [] if t.get("meaning") == "forced"}
+    out: dict = {}
+    for role in rs.raw.get("roles") or []:
+        if not it.table or role["name"] not in it.table.get("rest", {}):
+            continue
+        for sk in role.get("skills") or []:
+            trig = sk.get("trigger") or {}
+            event, on = trig.get("event"), trig.get("on", "self")
+            if not trig or not set(sk.get("tags") or []) & forced:
+                continue
+            if all("info" in e for e in sk.get("effects") or []):
+                continue
+            if on == "self" and event in ("went_out", "about_to_go_out", "targeted") and "by" not in trig:
+                continue
+            if event in ("phase_start", "phase_end", "setup"):
+                continue
+            cause = trig.get("cause") if trig.get("cause") not in (None, "any") else None
+            out.setdefault(role["name"], set()).add((event, trig.get("faction") if event == "faction_eliminated" else None,
+                                                     cause))
+    return out
+
+
+def _outside_stays_silent(it, loud: dict, before, after, k: int, rests: list) -> None:
+    """A move shows an event a forced trigger of a living player outside the slots answers."""
+    for role, events in loud.items():
+        if before[("rest", role)] <= 0:
+            continue
+        for event in events:
+            if _shows(it, event, before, after, k, rests):
+                raise Illegal(f"a living {role} outside the slots would answer {event[0]}")
+
+
+# what a use must be able to do to make each event (a kind of effect)
+MAKES = {"about_to_go_out": {"out", "damage"}, "went_out": {"out", "damage"}, "killed": {"out", "damage"},
+         "faction_changed": {"set_faction", "set_role"}, "faction_eliminated": {"out", "damage", "set_faction"}}
+
+
+def _outside_silent_at(it, loud: dict, st, skills: list) -> None:
+    """The uses after the moves can make an event a forced trigger of a living player outside
+    the slots answers (an elimination only when no living member is outside the slots)."""
+    kinds = {e.kind for sk in skills for e in sk.all_effects()}
+    for role, events in loud.items():
+        if st[("rest", role)] <= 0:
+            continue
+        for event, faction, _ in events:
+            if event in MAKES and not MAKES[event] & kinds:
+                continue
+            if event == "faction_eliminated" and faction and \
+                    any(n and view.alive and view[("faction", bf.REST)] == faction for n, view in it.rest_views(st)):
+                continue   # a living member outside the slots, whom the uses cannot touch
+            raise Illegal(f"a living {role} outside the slots would answer the uses")
+
+
+def _shows(it, event: tuple, before, after, k: int, rests: list) -> bool:
+    kind, faction, cause = event
+    why = (lambda i: after[("cause", i)] == it.cause_value(cause)) if cause and it.causes else (lambda i: True)
+    died = any(before[("alive", i)] and not after[("alive", i)] and why(i) for i in range(k)) or \
+        (cause in (None, "投票", "投票出局") and any(after[("rest", r)] < before[("rest", r)] for r in rests))
+    if kind == "about_to_go_out":
+        return any(not before[("dying", i)] and after[("dying", i)] and why(i) for i in range(k))
+    if kind in ("went_out", "killed"):
+        return died
+    if kind == "faction_changed":
+        return any(before[("faction", i)] != after[("faction", i)] for i in range(k))
+    if kind == "faction_eliminated" and faction:
+        gone = lambda s: it.cond({"none": {"alive": True, "faction": faction}}, {}, s)  # noqa: E731
+        return gone(after) and not gone(before)
+    return True
+
+
 def phase_is(rs, here: int) -> dict:
     """The values of "it is phase P" ({phase: P}) for the phases that come every day, at the
     place in the day `here` (-1: nothing with a phase has happened yet today); a phase of a
@@ -191,7 +265,9 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
     done: set = set()   # (skill, user) used today
     # a move comes after setup: "it is phase P" never holds for the phases that happen once at setup
     setup_over = {("phase_is", p.name): False for p in rs.phases if p.once}
+    loud = _loud_outside(rs, it)
     for n, mv in enumerate(game["moves"]):
+        at_start = st
         if where is not None:
             where["at"] = n
         if switch is not None and n == switch[0]:
@@ -315,6 +391,7 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
                 st = st.set({("status", i, s): False for i in range(k) for s in temporary} |
                             ({("redir", i): i for i in range(k)} if it.redirects else {}) |
                             {("extra", i, sk): 0 for i in range(k) for sk in it.extra})
+        _outside_stays_silent(it, loud, at_start, st, k, list((it.table or {}).get("rest", {})))
         prev = mv
     st = st.set({("game_day",): today})   # a window after the moves is on their last day
     return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began, "done": done,
@@ -506,6 +583,7 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
             # the game is in; a timed one reads "it is phase P" as the start left it
             uses = list(w["game"].get("window") or []) + ([reading["use"]] if (reading or {}).get("use") else [])
             timed = any((by_uid.get(u_["skill"]) is not None and by_uid[u_["skill"]].timing) for u_ in uses)
+            _outside_silent_at(it, _loud_outside(rs, it), end, [by_uid[u_["skill"]] for u_ in uses if u_["skill"] in by_uid])
             flags = phase_is(rs, today["rank"])
             end = end.set({key: st[key] for key in flags if key in known} if timed or not uses else flags)
             if w["game"].get("window") is not None:

@@ -19,6 +19,7 @@ from .reach import (Move, bindings_for, choices_text, faction_goal, game_days, g
                     readings_of, setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
 from .detours import no_odd_moves, odd_use, self_voted
 from .pinned import canon as _canon, moves_pinned, pinned, trail_json
+from .rest_triggers import silent_rest_at
 from .scenarios import _shared, matters, shortest
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -183,7 +184,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                         living += [z3.Not(st[k]) for k in foreign_status_keys(world, st, skill)] + \
                             ([] if odd is False else [z3.Not(odd)]) + no_odd_moves(u, t)
                     # a use without a timing of its own is in the phase the game is in
-                    now = [] if skill.timing or at_setup else phase_after(world, u, t)
+                    now = ([] if skill.timing or at_setup else phase_after(world, u, t)) + \
+                        silent_rest_at(world, u.table, st, [skill])
                     goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living + now), si, sj, keys))
     if not goals:
         return ReadingResult(Answer("unsat"))

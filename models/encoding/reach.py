@@ -15,6 +15,7 @@ from .solver import Answer, Solver
 from .sorts import RECORDS, State, cause_index, daily_extra_uses
 from .readings import reads_reading
 from .quiet import answers_going_out, on_own_going_out, quiet_identities
+from .rest_triggers import silent_rest
 from .table import Table, at_table, composition, deal_table, players_range
 from .world import Binding, World, mentions_target
 
@@ -559,6 +560,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             states.append(st)
             days.append(days[-1] + z3.If(_among(sel, new_day), 1, 0))
         cs += faction_out_timing(trans, sels, states)   # counts the table: inside at_table
+        cs += silent_rest(world, tbl, states)   # nobody outside the slots holds a forced trigger that fires
     phased, nows = phase_now(trans, sels, flags)
     cs += phased
     cs += use_limits(trans, sels, states) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \

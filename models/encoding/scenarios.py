@@ -256,6 +256,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
     the game before the situation is a detour (detours.no_odd_moves)."""
     from .detours import no_odd_moves, self_voted
     from .pinned import pinned, trail_json
+    from .rest_triggers import silent_rest_at
     from .reach import game_day, game_over, history_of, phase_after, unrolled, window_follows
     from .table import at_table, composition
     s0 = world.state("g")
@@ -285,10 +286,13 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
             # the window's own uses follow the history: in phase order, within their daily limits
             # and no-repeat rules counted with that day's (and the last night's) moves
             uses = [(w.skill, w.binding) for w in window]
+            with at_table(world, u.table):
+                silent = [silent_rest_at(world, u.table, st, [w.skill for w in window]) for st in u.states]
             # a window of uses without a timing of their own is in the phase the game is in
             timeless = bool(window) and not any(w.skill.timing for w in window)
             at[i] = [z3.And(same[t] + ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []) +
                             (phase_after(world, u, t) if timeless else []) +
+                            silent[t] +
                             ([_just_went_out(window, u.states, t)] if answers_last_move else []))
                      if pin is None or t == len(pin["moves"]) else z3.BoolVal(False, world.ctx)
                      for t in range(len(u.states))]

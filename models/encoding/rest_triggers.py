@@ -1,0 +1,115 @@
+"""The players outside the slots do not act, so none may hold a forced trigger that would fire.
+
+A game at a table counts the players outside the slots by identity (table.py) and lets them
+act only by being voted out. A forced trigger (强制) cannot be declined, though: a living
+player outside the slots whose identity holds one would act when its event happens (a wolf
+whose fang turns every knifed player, a watcher told of every death). Such a game is not
+one the rules allow. So when such an event happens in a game, no living player outside the
+slots holds an identity with a forced trigger on it: that identity sits in a slot, was not
+dealt, or is out. Filters and causes of the trigger are not read (more games are refused
+than need be, never one too many); a trigger only on its own holder (its own going out, its
+own targeting) never fires for a player the game never names.
+"""
+from __future__ import annotations
+
+import z3
+
+from ..domain import Skill
+from .quiet import on_own_going_out
+from .sorts import State
+from ..schema import VOTE_OUT_CAUSES
+
+# the effects of a use that can make each event
+EVENT_EFFECTS = {"about_to_go_out": ("out", "damage"), "went_out": ("out", "damage"), "killed": ("out", "damage"),
+                 "faction_changed": ("set_faction", "set_role"), "faction_eliminated": ("out", "damage", "set_faction")}
+
+
+def _forced(rs, skill: Skill) -> bool:
+    return any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags)
+
+
+def loud_identities(rs, identities) -> dict[str, set[tuple]]:
+    """identity -> the events on other players that one of its own forced triggers answers, as
+    (event, faction: for a faction's elimination, cause: for a going out, else None); a
+    trigger that changes nothing (it only tells) is left out."""
+    out: dict[str, set[tuple]] = {}
+    for s in rs.skills:
+        trig = s.trigger or {}
+        if s.owner_role not in identities or not trig or not _forced(rs, s):
+            continue
+        if not any(e.kind != "info" for e in s.all_effects()):
+            continue
+        event = trig.get("event")
+        if on_own_going_out(trig) or (event == "targeted" and trig.get("on", "self") == "self") or \
+                event in ("phase_start", "phase_end", "setup"):
+            continue   # its own going out or targeting; a phase's own rhythm (not an event of others)
+        cause = trig.get("cause") if trig.get("cause") not in (None, "any") else None
+        out.setdefault(s.owner_role, set()).add((event, trig.get("faction") if event == "faction_eliminated" else None,
+                                                 cause))
+    return out
+
+
+def _gone(world, st: State, faction: str) -> z3.BoolRef:
+    """Nobody of the faction is alive at the table (inside at_table: the rest counts)."""
+    return world.sem.cond({"none": {"alive": True, "faction": faction}}, {}, st)
+
+
+def _happened(world, before: State, after: State, event: tuple) -> z3.BoolRef:
+    """The event shows between two states (any player; an unknown event: always)."""
+    (kind, faction, cause), k, ctx = event, world.k, world.ctx
+    # the cause of a going out, where the rules keep it (else any going out counts)
+    why = (lambda i: world.sem.cause_is(after, i, cause)) if cause and world.vocab.causes else \
+        (lambda i: z3.BoolVal(True, ctx))
+    outside = [after[key] < before[key] for key in before.terms if key[0] == "rest" and key in after.terms] \
+        if not cause or cause in VOTE_OUT_CAUSES else []
+    if kind == "about_to_go_out":
+        parts = [z3.And(z3.Not(before[("dying", i)]), after[("dying", i)], why(i)) for i in range(k)]
+    elif kind in ("went_out", "killed"):
+        parts = [z3.And(before[("alive", i)], z3.Not(after[("alive", i)]), why(i)) for i in range(k)] + outside
+    elif kind == "faction_changed":
+        parts = [before[("faction", i)] != after[("faction", i)] for i in range(k)]
+    elif kind == "faction_eliminated" and faction:
+        return z3.And(z3.Not(_gone(world, before, faction)), _gone(world, after, faction))
+    else:
+        return z3.BoolVal(True, ctx)
+    return z3.Or(parts + [z3.BoolVal(False, ctx)])
+
+
+def silent_rest(world, table, states: list) -> list:
+    """For each step of a game: if it shows an event a forced trigger of an identity outside
+    the slots answers, no living player outside the slots holds that identity before it.
+    Inside at_table (a faction's elimination counts the table)."""
+    if table is None:
+        return []
+    loud = loud_identities(world.rs, set(table.rest))
+    out = []
+    for r, events in sorted(loud.items()):
+        for t in range(1, len(states)):
+            fired = z3.Or([_happened(world, states[t - 1], states[t], e) for e in sorted(events, key=repr)])
+            out.append(z3.Implies(fired, states[t - 1][("rest", r)] == 0))
+    return out
+
+
+def silent_rest_at(world, table, st: State, skills: list[Skill]) -> list:
+    """The uses of a situation (a reading's use, an order window) come after state st: if one
+    of them can make an event a forced trigger outside the slots answers, no living player
+    outside the slots holds that identity in st. A faction's elimination can come only when no
+    living member is outside the slots. Inside at_table."""
+    if table is None:
+        return []
+    kinds = {e.kind for s in skills for e in s.all_effects()}
+    out = []
+    for r, events in sorted(loud_identities(world.rs, set(table.rest)).items()):
+        can = []
+        for kind, faction, _ in sorted(events, key=repr):
+            if kind in EVENT_EFFECTS and not set(EVENT_EFFECTS[kind]) & kinds:
+                continue
+            if kind == "faction_eliminated" and faction:
+                # the uses touch only the slots: a living member outside them keeps the faction
+                outside = world.sem.rest_matching({"alive": True, "faction": faction}, {}, st)
+                can.append(z3.And([z3.Implies(g, n == 0) for g, n in outside] + [z3.BoolVal(True, world.ctx)]))
+            else:
+                can.append(z3.BoolVal(True, world.ctx))
+        if can:
+            out.append(z3.Implies(z3.Or(can), st[("rest", r)] == 0))
+    return out
