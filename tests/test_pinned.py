@@ -213,3 +213,19 @@ def test_a_plain_game_casts_no_ballot_for_oneself():
     found = solver.check(u.constraints + [own], "self-vote", rlimit=budget)
     assert found.sat and self_voted(found.model, u, 2)
     assert solver.check(u.constraints + [own] + no_odd_moves(u, 2), "self-vote", rlimit=budget).status == "unsat"
+
+
+def test_a_witness_written_before_trails_is_asked_for_too():
+    """A baseline from before witnesses recorded their trail: its game (deal, moves, use) is
+    asked for the same way (verifier.analyses.base.legacy_trail)."""
+    rs = _ruleset()
+    first = _doc(check(rs, kinds=["ambiguity"]))
+    f = _finding(first)
+    found = f["witness"]["claim"]["reading"]["use"]
+    other = next(t for t in range(4) if t not in (found["self"], *found["targets"]))
+    edited = copy.deepcopy(first)
+    w = _finding(edited)["witness"]
+    del w["game"]["trail"]
+    w["claim"]["reading"]["use"]["targets"] = [other]
+    again = _finding(_doc(check(rs, kinds=["ambiguity"], earlier=edited)))
+    assert again["witness"]["claim"]["reading"]["use"]["targets"] == [other], again["scenario"]

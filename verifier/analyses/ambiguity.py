@@ -327,16 +327,21 @@ class Ambiguity(Analysis):
         rules as they are now: (skill, (i, j), game, bound), else None."""
         name, options = amb["name"], [o["name"] for o in amb["options"]]
         by_uid = {s.uid: s for s in skills}
+        depth = int(cx.rs.bounds["depth"])
         for trail in cx.earlier_trails(self.kind, lambda w: w.get("ambiguity") == name):
             pair, use = trail.get("options") or [], trail.get("use") or {}
-            skill, bound = by_uid.get(use.get("skill")), trail.get("bound") or []
+            skill = by_uid.get(use.get("skill"))
+            # a trail written before trails were: the bound its game needs, and either option
+            # first (a game played on may name the compared option first)
+            bound = trail.get("bound") or [depth if len(trail["moves"]) <= depth else depth + DEEPER, 0]
             if skill is None or len(pair) != 2 or not set(pair) <= set(options) or len(bound) != 2:
                 continue
-            i, j = options.index(pair[0]), options.index(pair[1])
-            game = confirm_reading(cx.world, cx.solver, name, skill, i, j, outcome, int(bound[0]),
-                                   trace_skills(cx.rs, cx.world), int(bound[1]), pin=trail)
-            if game.answer.sat:
-                return skill, (i, j), game, tuple(bound), trail
+            for first, second in [pair, pair[::-1]] if trail.get("legacy") else [pair]:
+                i, j = options.index(first), options.index(second)
+                game = confirm_reading(cx.world, cx.solver, name, skill, i, j, outcome, int(bound[0]),
+                                       trace_skills(cx.rs, cx.world), int(bound[1]), pin=trail)
+                if game.answer.sat:
+                    return skill, (i, j), game, tuple(bound), trail
         return None
 
     def _witnessed(self, cx: Context, amb: dict, s, ij: tuple, game, bound: tuple, earlier, outcome,

@@ -37,8 +37,15 @@ class Context:
         """The trails (models.encoding.pinned) of the baseline's witnesses of this kind that
         match(witness) accepts, in the baseline's order."""
         from models.encoding.pinned import usable
-        return [w["game"]["trail"] for k, w in self.earlier
-                if k == kind and usable((w.get("game") or {}).get("trail")) and match(w)]
+        out = []
+        for k, w in self.earlier:
+            if k != kind or not match(w):
+                continue
+            trail = (w.get("game") or {}).get("trail")
+            trail = trail if usable(trail) else legacy_trail(w)
+            if trail is not None:
+                out.append(trail)
+        return out
 
     def tick(self, done: int, total: int) -> None:
         """An analysis has answered `done` of its `total` questions (for the progress display)."""
@@ -174,3 +181,29 @@ def first(items: Iterable, default=None):
     for x in items:
         return x
     return default
+
+
+def legacy_trail(w: dict) -> dict | None:
+    """The trail of a witness written before witnesses recorded one (its game's deal, moves
+    and table; a reading's use and options): asked for the same way. None without a game, or
+    with quiet days (their idle days were not written down)."""
+    game = w.get("game")
+    if not isinstance(game, dict) or game.get("quiet") or not isinstance(game.get("moves"), list):
+        return None
+    trail = {"version": 1, "moves": list(game["moves"]), "quiet": [], "start": game.get("start") or {}, "legacy": True}
+    if "table_players" in w:
+        trail["table"] = {"players": w["table_players"], "rest": dict(w.get("rest") or {})}
+    reading = (w.get("claim") or {}).get("reading")
+    if reading:
+        pair = list(reading.get("options") or [])
+        if "from" in reading:
+            # played on after the use: the use is one of the moves
+            n = int(reading["from"])
+            trail.update(moves=game["moves"][:n], use=game["moves"][n],
+                         after={"options": pair, "moves": game["moves"][n + 1:]})
+        elif reading.get("use"):
+            use = reading["use"]
+            trail["use"] = {"move": "skill", "skill": use["skill"], "self": use["self"],
+                            "targets": list(use["targets"]), "others": dict(use.get("others") or {})}
+        trail["options"] = pair
+    return trail
