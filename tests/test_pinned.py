@@ -47,14 +47,18 @@ def test_a_witness_records_the_game_to_ask_for_next_time():
     assert trail["use"]["targets"] == f["witness"]["claim"]["reading"]["use"]["targets"]
 
 
+def _another_target(rs):
+    """The found baseline, its use, and a player the use could take instead (another legal
+    game the search would not pick), with a copy of the baseline to edit."""
+    first = _doc(check(rs, kinds=["ambiguity"]))
+    found = _finding(first)["witness"]["claim"]["reading"]["use"]
+    other = next(t for t in range(4) if t not in (found["self"], *found["targets"]))
+    return found, other, copy.deepcopy(first)
+
+
 def test_the_baseline_game_is_kept_while_it_still_holds():
     rs = _ruleset()
-    first = _doc(check(rs, kinds=["ambiguity"]))
-    f = _finding(first)
-    found = f["witness"]["claim"]["reading"]["use"]
-    # another legal game the search would not pick: the same use on another player
-    other = next(t for t in range(4) if t not in (found["self"], *found["targets"]))
-    edited = copy.deepcopy(first)
+    found, other, edited = _another_target(rs)
     _finding(edited)["witness"]["game"]["trail"]["use"]["targets"] = [other]
     again = _finding(_doc(check(rs, kinds=["ambiguity"], earlier=edited)))
     assert again["witness"]["claim"]["reading"]["use"]["targets"] == [other], again["scenario"]
@@ -219,11 +223,7 @@ def test_a_witness_written_before_trails_is_asked_for_too():
     """A baseline from before witnesses recorded their trail: its game (deal, moves, use) is
     asked for the same way (verifier.analyses.base.legacy_trail)."""
     rs = _ruleset()
-    first = _doc(check(rs, kinds=["ambiguity"]))
-    f = _finding(first)
-    found = f["witness"]["claim"]["reading"]["use"]
-    other = next(t for t in range(4) if t not in (found["self"], *found["targets"]))
-    edited = copy.deepcopy(first)
+    _, other, edited = _another_target(rs)
     w = _finding(edited)["witness"]
     del w["game"]["trail"]
     w["claim"]["reading"]["use"]["targets"] = [other]
