@@ -45,6 +45,18 @@ def test_a_witness_records_the_game_to_ask_for_next_time():
     trail = f["witness"]["game"]["trail"]
     assert usable(trail) and trail["options"] == ["出局", "无效"], trail
     assert trail["use"]["targets"] == f["witness"]["claim"]["reading"]["use"]["targets"]
+    assert trail["readings"] == {"刺杀是否有效": "出局"}   # the game is played under the first option
+
+
+def test_a_trail_fixes_how_the_game_reads_each_ambiguity():
+    rs = _ruleset()
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 2, trace_skills(rs, world), symmetric=False)
+    var = world.sem.reading_var("刺杀是否有效")
+    cs = pinned(u, {"version": 1, "moves": [], "quiet": [], "start": {}, "readings": {"刺杀是否有效": "无效"}})
+    assert solver.check(u.constraints + cs + [var == 0], "pinned-reading").status == "unsat"
+    assert solver.check(u.constraints + cs + [var == 1], "pinned-reading").sat
 
 
 def _another_target(rs):

@@ -28,13 +28,21 @@ def canon(mv: dict | None) -> str:
 def trail_json(m, u: Unrolled, upto: int) -> dict:
     """The model's game up to step upto, as plain data: each move (a step that changed nothing
     is a move too: history_of leaves it out of the story, the pin must not), each quiet day's
-    vote-out (None: nobody), the state once setup is over and the table."""
+    vote-out (None: nobody), the state once setup is over, the table, and the option each
+    ambiguity was read with."""
     value = lambda x: m.eval(x, model_completion=True).as_long()   # noqa: E731
     moves = [move_json(u.trans.moves[value(x)]) for x in u.sels[:upto]]
     quiet = [move_json(u.quiet.moves[n]) if n >= 0 else None for n in map(value, u.quiet_sels)]
     start = {"|".join(map(str, k)): v for k, v in sorted(concrete(m, u.states[0], u.trans.world.sorts).items(),
                                                          key=lambda kv: repr(kv[0]))}
-    out = {"version": TRAIL_VERSION, "moves": moves, "quiet": quiet, "start": start}
+    world = u.trans.world
+    readings = {}
+    for amb in world.rs.ambiguities:
+        options = [o["name"] for o in amb["options"]]
+        n = value(world.sem.reading_var(amb["name"]))
+        if 0 <= n < len(options):
+            readings[amb["name"]] = options[n]
+    out = {"version": TRAIL_VERSION, "moves": moves, "quiet": quiet, "start": start, "readings": readings}
     if u.table is not None:
         out["table"] = {"players": value(u.table.n),
                         "rest": {r: value(t) for r, t in sorted(u.table.rest.items()) if value(t)}}
@@ -95,6 +103,12 @@ def pinned(u: Unrolled, trail: dict) -> list | None:
         cs += encode_concrete(values, st, world.sorts)
     except (KeyError, z3.Z3Exception):
         return None   # a role or faction the rules no longer have
+    for amb in world.rs.ambiguities:
+        # how the game read the other ambiguities (a story says so): read so again
+        options = [o["name"] for o in amb["options"]]
+        chosen = (trail.get("readings") or {}).get(amb["name"])
+        if chosen in options:
+            cs.append(world.sem.reading_var(amb["name"]) == options.index(chosen))
     table = trail.get("table")
     if u.table is not None and table:
         rest = table.get("rest") or {}

@@ -328,7 +328,8 @@ class Ambiguity(Analysis):
         name, options = amb["name"], [o["name"] for o in amb["options"]]
         by_uid = {s.uid: s for s in skills}
         depth = int(cx.rs.bounds["depth"])
-        for trail in cx.earlier_trails(self.kind, lambda w: w.get("ambiguity") == name):
+        # a reading told as two passages that disagree is reported as inconsistent-text
+        for trail in cx.earlier_trails((self.kind,) + self.also_yields, lambda w: w.get("ambiguity") == name):
             pair, use = trail.get("options") or [], trail.get("use") or {}
             skill = by_uid.get(use.get("skill"))
             # a trail written before trails were: the bound its game needs, and either option

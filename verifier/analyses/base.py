@@ -33,13 +33,13 @@ class Context:
         """The j-th question of an analysis that splits its questions is asked in this process."""
         return not self.shard or j % self.shard[1] == self.shard[0]
 
-    def earlier_trails(self, kind: str, match) -> list[dict]:
-        """The trails (models.encoding.pinned) of the baseline's witnesses of this kind that
+    def earlier_trails(self, kinds: tuple, match) -> list[dict]:
+        """The trails (models.encoding.pinned) of the baseline's witnesses of these kinds that
         match(witness) accepts, in the baseline's order."""
         from models.encoding.pinned import usable
         out = []
         for k, w in self.earlier:
-            if k != kind or not match(w):
+            if k not in kinds or not match(w):
                 continue
             trail = (w.get("game") or {}).get("trail")
             trail = trail if usable(trail) else legacy_trail(w)

@@ -150,7 +150,7 @@ class OrderDependence(Analysis):
         for cand in found:
             same = lambda w, c=cand: (w.get("a"), w.get("b"), w.get("scene"), w.get("bindings")) == \
                 (c.a.skill.uid, c.b.skill.uid, [u.skill.uid for u in c.scene], _bindings(c))   # noqa: E731
-            for trail in cx.earlier_trails(self.kind, same):
+            for trail in cx.earlier_trails((self.kind,), same):
                 res = confirm_orders(cx.world, cx.solver, [(list(cand.scene), cand.a, cand.b, cand.pin)], outcome,
                                      depth, skills, pin=trail)[1]
                 if res.answer.sat:
