@@ -65,8 +65,8 @@ def _vote_rank(rs) -> int | None:
 
 def _loud_outside(rs, it) -> dict:
     """identity outside the slots -> the events on others its forced triggers answer, as
-    (event, faction of an elimination) (read from the YAML: a tag whose meaning is forced; a
-    trigger that only tells is silent)."""
+    (event, faction of an elimination, cause of a going out, filter on who goes out) (read from
+    the YAML: a tag whose meaning is forced; a trigger that only tells is silent)."""
     forced = {t["name"] for t in rs.raw.get("tags") or [] if t.get("meaning") == "forced"}
     out: dict = {}
     for role in rs.raw.get("roles") or []:
@@ -84,9 +84,13 @@ def _loud_outside(rs, it) -> dict:
             if event in ("phase_start", "phase_end", "setup"):
                 continue
             cause = trig.get("cause") if trig.get("cause") not in (None, "any") else None
-            out.setdefault(role["name"], set()).add((event, trig.get("faction") if event == "faction_eliminated" else None,
-                                                     cause))
+            flt = on if isinstance(on, dict) and event in GOING else {}
+            out.setdefault(role["name"], []).append((event, trig.get("faction") if event == "faction_eliminated" else None,
+                                                     cause, flt))
     return out
+
+
+GOING = ("about_to_go_out", "went_out", "killed")
 
 
 def _outside_stays_silent(it, loud: dict, before, after, k: int, rests: list) -> None:
@@ -104,16 +108,36 @@ MAKES = {"about_to_go_out": {"out", "damage"}, "went_out": {"out", "damage"}, "k
          "faction_changed": {"set_faction", "set_role"}, "faction_eliminated": {"out", "damage", "set_faction"}}
 
 
-def _outside_silent_at(it, loud: dict, st, skills: list) -> None:
-    """The uses after the moves can make an event a forced trigger of a living player outside
-    the slots answers (an elimination only when no living member is outside the slots)."""
-    kinds = {e.kind for sk in skills for e in sk.all_effects()}
+def _fits(it, flt: dict, i: int, st) -> bool:
+    """The trigger's filter holds for slot i (one naming another participant: taken to hold)."""
+    try:
+        return not flt or it.filter(flt, i, {"victim": i}, st)
+    except Exception:   # noqa: BLE001 - a filter this replay cannot bind is taken to hold
+        return True
+
+
+def _outside_silent_at(it, loud: dict, st, uses: list) -> None:
+    """The uses after the moves (skill, use dict) can make an event a forced trigger of a
+    living player outside the slots answers: a going out of its cause, of a target its filter
+    matches; an elimination only when no living member is outside the slots."""
+    kinds = {e.kind for sk, _ in uses for e in sk.all_effects()}
     for role, events in loud.items():
         if st[("rest", role)] <= 0:
             continue
-        for event, faction, _ in events:
+        for event, faction, cause, flt in events:
             if event in MAKES and not MAKES[event] & kinds:
                 continue
+            if event in GOING:
+                hit = False
+                for sk, use in uses:
+                    harm = [e.args for e in sk.all_effects() if e.kind in ("out", "damage") and isinstance(e.args, dict)]
+                    named = {a.get("cause") or a.get("kind") for a in harm}
+                    if not harm or (cause and None not in named and cause not in named):
+                        continue
+                    victims = use["targets"] if all(a.get("who") == "target" for a in harm) else range(it.k)
+                    hit = hit or any(_fits(it, flt, v, st) for v in victims)
+                if not hit:
+                    continue
             if event == "faction_eliminated" and faction and \
                     any(n and view.alive and view[("faction", bf.REST)] == faction for n, view in it.rest_views(st)):
                 continue   # a living member outside the slots, whom the uses cannot touch
@@ -121,12 +145,14 @@ def _outside_silent_at(it, loud: dict, st, skills: list) -> None:
 
 
 def _shows(it, event: tuple, before, after, k: int, rests: list) -> bool:
-    kind, faction, cause = event
+    kind, faction, cause, flt = event
     why = (lambda i: after[("cause", i)] == it.cause_value(cause)) if cause and it.causes else (lambda i: True)
-    died = any(before[("alive", i)] and not after[("alive", i)] and why(i) for i in range(k)) or \
+    died = any(before[("alive", i)] and not after[("alive", i)] and why(i) and _fits(it, flt, i, after)
+               for i in range(k)) or \
         (cause in (None, "投票", "投票出局") and any(after[("rest", r)] < before[("rest", r)] for r in rests))
     if kind == "about_to_go_out":
-        return any(not before[("dying", i)] and after[("dying", i)] and why(i) for i in range(k))
+        return any(not before[("dying", i)] and after[("dying", i)] and why(i) and _fits(it, flt, i, after)
+                   for i in range(k))
     if kind in ("went_out", "killed"):
         return died
     if kind == "faction_changed":
@@ -583,7 +609,7 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
             # the game is in; a timed one reads "it is phase P" as the start left it
             uses = list(w["game"].get("window") or []) + ([reading["use"]] if (reading or {}).get("use") else [])
             timed = any((by_uid.get(u_["skill"]) is not None and by_uid[u_["skill"]].timing) for u_ in uses)
-            _outside_silent_at(it, _loud_outside(rs, it), end, [by_uid[u_["skill"]] for u_ in uses if u_["skill"] in by_uid])
+            _outside_silent_at(it, _loud_outside(rs, it), end, [(by_uid[u_["skill"]], u_) for u_ in uses if u_["skill"] in by_uid])
             flags = phase_is(rs, today["rank"])
             end = end.set({key: st[key] for key in flags if key in known} if timed or not uses else flags)
             if w["game"].get("window") is not None:

@@ -16,7 +16,7 @@ SOURCE = ("# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张
           "守望[强制]：任何角色出局时，戊获得[灯]。\n（空行）\n每天先夜晚、后白天。\n")
 
 
-def _ruleset(forced: bool = True):
+def _ruleset(forced: bool = True, on: dict | None = None):
     amb = {"name": "刺杀是否有效", "src": 3, "text": "是否有效",
            "options": [{"name": "有效", "text": "有效"}, {"name": "无效", "text": "无效"}]}
     skills = {"甲": [{"name": "刺杀", "src": 3, "timing": ["夜晚"],
@@ -24,7 +24,7 @@ def _ruleset(forced: bool = True):
                      "effects": [{"out": {"who": "target", "cause": "刺杀"}, "if": {"reading": ["刺杀是否有效", "有效"]}}]}],
               "乙": [], "丙": [], "丁": [],
               "戊": [{"name": "守望", "src": 4, "timing": [], "tags": ["强制"] if forced else [],
-                     "trigger": {"event": "went_out", "on": {}, "cause": "any"},
+                     "trigger": {"event": "went_out", "on": on or {}, "cause": "any"},
                      "effects": [{"grant_status": {"who": "self", "status": "灯", "duration": "permanent"}}]}]}
     tags = [{"name": "强制", "src": 4, "meaning": "forced"}]
     return one_each(skills, SOURCE, ["灯"], depth=2, ambiguities=[amb], tags=tags)
@@ -46,7 +46,7 @@ def _with_watcher_outside(rs) -> str:
 
 
 def test_a_forced_trigger_on_others_makes_its_identity_loud():
-    assert loud_identities(_ruleset(), {"戊"}) == {"戊": {("went_out", None, None)}}
+    assert loud_identities(_ruleset(), {"戊"}) == {"戊": {("went_out", None, None, "{}")}}
     assert loud_identities(_ruleset(forced=False), {"戊"}) == {}
 
 
@@ -54,3 +54,9 @@ def test_a_going_out_never_happens_with_a_forced_watcher_outside_the_slots():
     assert _with_watcher_outside(_ruleset()) == "unsat"
     # a trigger its holder may decline: the watcher outside the slots just does not use it
     assert _with_watcher_outside(_ruleset(forced=False)) == "sat"
+
+
+def test_a_trigger_whose_filter_the_victim_fails_lets_the_watcher_sit_outside():
+    """守望 answers only 乙's going out: a knife on another player needs no watcher in a slot."""
+    rs = _ruleset(on={"role": "乙"})
+    assert _with_watcher_outside(rs) == "sat"

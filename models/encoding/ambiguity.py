@@ -185,7 +185,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                             ([] if odd is False else [z3.Not(odd)]) + no_odd_moves(u, t)
                     # a use without a timing of its own is in the phase the game is in
                     now = ([] if skill.timing or at_setup else phase_after(world, u, t)) + \
-                        silent_rest_at(world, u.table, st, [skill])
+                        silent_rest_at(world, u.table, st, [(skill, b)])
                     goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living + now), si, sj, keys))
     if not goals:
         return ReadingResult(Answer("unsat"))

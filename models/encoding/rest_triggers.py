@@ -12,10 +12,13 @@ own targeting) never fires for a player the game never names.
 """
 from __future__ import annotations
 
+import json
+
 import z3
 
 from ..domain import Skill
 from .quiet import on_own_going_out
+from .semantics import Unbound
 from .sorts import State
 from ..schema import VOTE_OUT_CAUSES
 
@@ -30,8 +33,9 @@ def _forced(rs, skill: Skill) -> bool:
 
 def loud_identities(rs, identities) -> dict[str, set[tuple]]:
     """identity -> the events on other players that one of its own forced triggers answers, as
-    (event, faction: for a faction's elimination, cause: for a going out, else None); a
-    trigger that changes nothing (it only tells) is left out."""
+    (event, faction: for a faction's elimination, cause: for a going out, on: the filter on
+    the player it happens to, as JSON); a trigger that changes nothing (it only tells) is left
+    out."""
     out: dict[str, set[tuple]] = {}
     for s in rs.skills:
         trig = s.trigger or {}
@@ -44,9 +48,13 @@ def loud_identities(rs, identities) -> dict[str, set[tuple]]:
                 event in ("phase_start", "phase_end", "setup"):
             continue   # its own going out or targeting; a phase's own rhythm (not an event of others)
         cause = trig.get("cause") if trig.get("cause") not in (None, "any") else None
+        on = trig.get("on") if isinstance(trig.get("on"), dict) and event in GOING else {}
         out.setdefault(s.owner_role, set()).add((event, trig.get("faction") if event == "faction_eliminated" else None,
-                                                 cause))
+                                                 cause, json.dumps(on, ensure_ascii=False, sort_keys=True)))
     return out
+
+
+GOING = ("about_to_go_out", "went_out", "killed")
 
 
 def _gone(world, st: State, faction: str) -> z3.BoolRef:
@@ -54,18 +62,33 @@ def _gone(world, st: State, faction: str) -> z3.BoolRef:
     return world.sem.cond({"none": {"alive": True, "faction": faction}}, {}, st)
 
 
+def _matches(world, on: dict, i: int, st: State) -> z3.BoolRef:
+    """The trigger's filter holds for slot i going out (one that names its holder or another
+    participant: taken to hold)."""
+    if not on:
+        return z3.BoolVal(True, world.ctx)
+    try:
+        return world.sem.filter(on, i, {"victim": i}, st)
+    except (Unbound, KeyError):
+        return z3.BoolVal(True, world.ctx)
+
+
 def _happened(world, before: State, after: State, event: tuple) -> z3.BoolRef:
-    """The event shows between two states (any player; an unknown event: always)."""
-    (kind, faction, cause), k, ctx = event, world.k, world.ctx
+    """The event shows between two states (any player it may happen to; an unknown event:
+    always). A player outside the slots going out is taken to match any filter."""
+    (kind, faction, cause, on), k, ctx = event, world.k, world.ctx
+    on = json.loads(on)
     # the cause of a going out, where the rules keep it (else any going out counts)
     why = (lambda i: world.sem.cause_is(after, i, cause)) if cause and world.vocab.causes else \
         (lambda i: z3.BoolVal(True, ctx))
     outside = [after[key] < before[key] for key in before.terms if key[0] == "rest" and key in after.terms] \
         if not cause or cause in VOTE_OUT_CAUSES else []
     if kind == "about_to_go_out":
-        parts = [z3.And(z3.Not(before[("dying", i)]), after[("dying", i)], why(i)) for i in range(k)]
+        parts = [z3.And(z3.Not(before[("dying", i)]), after[("dying", i)], why(i), _matches(world, on, i, after))
+                 for i in range(k)]
     elif kind in ("went_out", "killed"):
-        parts = [z3.And(before[("alive", i)], z3.Not(after[("alive", i)]), why(i)) for i in range(k)] + outside
+        parts = [z3.And(before[("alive", i)], z3.Not(after[("alive", i)]), why(i), _matches(world, on, i, after))
+                 for i in range(k)] + outside
     elif kind == "faction_changed":
         parts = [before[("faction", i)] != after[("faction", i)] for i in range(k)]
     elif kind == "faction_eliminated" and faction:
@@ -90,21 +113,40 @@ def silent_rest(world, table, states: list) -> list:
     return out
 
 
-def silent_rest_at(world, table, st: State, skills: list[Skill]) -> list:
-    """The uses of a situation (a reading's use, an order window) come after state st: if one
-    of them can make an event a forced trigger outside the slots answers, no living player
-    outside the slots holds that identity in st. A faction's elimination can come only when no
-    living member is outside the slots. Inside at_table."""
+def _harm(skill: Skill) -> tuple[set, bool]:
+    """The causes its going-out effects name (None: one names none), and whether every one
+    of them hits the use's targets."""
+    causes, on_targets = set(), True
+    for e in skill.all_effects():
+        if e.kind in ("out", "damage") and isinstance(e.args, dict):
+            causes.add(e.args.get("cause") or e.args.get("kind"))
+            on_targets = on_targets and e.args.get("who") == "target"
+    return causes, on_targets
+
+
+def silent_rest_at(world, table, st: State, uses: list) -> list:
+    """The uses of a situation ((skill, binding): a reading's use, an order window) come after
+    state st: if one of them can make an event a forced trigger outside the slots answers (a
+    going out of its cause, of a target its filter matches), no living player outside the
+    slots holds that identity in st. A faction's elimination can come only when no living
+    member is outside the slots. Inside at_table."""
     if table is None:
         return []
-    kinds = {e.kind for s in skills for e in s.all_effects()}
+    kinds = {e.kind for s, _ in uses for e in s.all_effects()}
     out = []
     for r, events in sorted(loud_identities(world.rs, set(table.rest)).items()):
         can = []
-        for kind, faction, _ in sorted(events, key=repr):
+        for kind, faction, cause, on in sorted(events, key=repr):
             if kind in EVENT_EFFECTS and not set(EVENT_EFFECTS[kind]) & kinds:
                 continue
-            if kind == "faction_eliminated" and faction:
+            if kind in GOING:
+                for skill, b in uses:
+                    causes, on_targets = _harm(skill)
+                    if not causes or (cause and None not in causes and cause not in causes):
+                        continue
+                    victims = b.targets if on_targets and b is not None else range(world.k)
+                    can += [_matches(world, json.loads(on), v, st) for v in victims]
+            elif kind == "faction_eliminated" and faction:
                 # the uses touch only the slots: a living member outside them keeps the faction
                 outside = world.sem.rest_matching({"alive": True, "faction": faction}, {}, st)
                 can.append(z3.And([z3.Implies(g, n == 0) for g, n in outside] + [z3.BoolVal(True, world.ctx)]))

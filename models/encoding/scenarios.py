@@ -287,7 +287,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
             # and no-repeat rules counted with that day's (and the last night's) moves
             uses = [(w.skill, w.binding) for w in window]
             with at_table(world, u.table):
-                silent = [silent_rest_at(world, u.table, st, [w.skill for w in window]) for st in u.states]
+                silent = [silent_rest_at(world, u.table, st, [(w.skill, w.binding) for w in window]) for st in u.states]
             # a window of uses without a timing of their own is in the phase the game is in
             timeless = bool(window) and not any(w.skill.timing for w in window)
             at[i] = [z3.And(same[t] + ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []) +
