@@ -6,9 +6,10 @@ player outside the slots whose identity holds one would act when its event happe
 whose fang turns every knifed player, a watcher told of every death). Such a game is not
 one the rules allow. So when such an event happens in a game, no living player outside the
 slots holds an identity with a forced trigger on it: that identity sits in a slot, was not
-dealt, or is out. Filters and causes of the trigger are not read (more games are refused
-than need be, never one too many); a trigger only on its own holder (its own going out, its
-own targeting) never fires for a player the game never names.
+dealt, or is out. The trigger's cause and its filter on who goes out are read, its other
+conditions are not (more games are refused than need be, never one too many); a trigger only
+on its own holder (its own going out, its own targeting) never fires for a player the game
+never names.
 """
 from __future__ import annotations
 
