@@ -241,3 +241,20 @@ def test_a_witness_written_before_trails_is_asked_for_too():
     w["claim"]["reading"]["use"]["targets"] = [other]
     again = _finding(_doc(check(rs, kinds=["ambiguity"], earlier=edited)))
     assert again["witness"]["claim"]["reading"]["use"]["targets"] == [other], again["scenario"]
+
+
+def test_an_empty_pick_reached_by_the_baseline_game_is_reached_so_again():
+    """missing-rule's empty random pick: the baseline's game is asked for first too."""
+    import os
+    from models.loader import load_ruleset
+    rs = load_ruleset(os.path.join(os.path.dirname(__file__), "fixtures", "missing-rule", "bad_empty_pick"))
+    first = _doc(check(rs, kinds=["missing-rule"]))
+    [f] = [f for f in first["findings"] if f["kind"] == "missing-rule" and f["verdict"] == "witnessed"]
+    assert usable(f["witness"]["game"]["trail"])
+    # a game where a day goes by first: legal too, and the one the baseline holds
+    edited = copy.deepcopy(first)
+    [g] = [g for g in edited["findings"] if g["id"] == f["id"]]
+    g["witness"]["game"]["trail"]["moves"] = [{"move": "day"}] + g["witness"]["game"]["trail"]["moves"]
+    [again] = [x for x in _doc(check(rs, kinds=["missing-rule"], earlier=edited))["findings"] if x["id"] == f["id"]]
+    assert again["witness"]["game"]["trail"]["moves"][0] == {"move": "day"}, again["scenario"]
+    assert replay_game(rs, again["witness"]) == (True, "")

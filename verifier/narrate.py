@@ -258,13 +258,15 @@ def game_json(trace) -> dict:
 
 
 def window_game_json(dealt: dict, moves: list[dict], window: list[dict], quiet: list = (),
-                     quiet_days: list = (), first_day: int = 1) -> dict:
+                     quiet_days: list = (), first_day: int = 1, trail: dict | None = None) -> dict:
     """Witness fields (findings/v1 addition) to replay the game that leads to a window: the
     slots once setup is over, the identities voted out on the quiet days, the moves
     (move_json), and the window's own uses ({skill, self, targets, others}); the witness's
-    "start" is the state the window begins in."""
-    return {"game": {"start": witness_json(dealt), "quiet": list(quiet), "quiet_days": list(quiet_days),
-                     "first_day": first_day, "moves": list(moves), "window": list(window)}}
+    "start" is the state the window begins in. trail: the game as the next check asks for it
+    first (models.encoding.pinned)."""
+    game = {"start": witness_json(dealt), "quiet": list(quiet), "quiet_days": list(quiet_days),
+            "first_day": first_day, "moves": list(moves), "window": list(window)}
+    return {"game": game | ({"trail": trail} if trail else {})}
 
 
 def key_from_json(text: str) -> tuple:

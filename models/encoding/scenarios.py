@@ -237,13 +237,14 @@ class Game:
 
 
 def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: list, purpose: str,
-            window: list[Use] = (), answers_last_move: bool = False) -> Game:
+            window: list[Use] = (), answers_last_move: bool = False, pin: dict | None = None) -> Game:
     """Is there a state s0, reached from a legal deal at the stated table by at most depth
     legal moves with nobody having won, where build(s0)'s constraints hold? build(s0) -> (constraints,
     payload) runs at the table (counts take in the rest); a payload that is an answer already
     (not a tuple) is returned as it is. The game as dealt is tried first (no unrolling: most
-    situations arise on the first night), then up to depth moves."""
-    return in_games(world, solver, [(build, list(window))], depth, skills, purpose, answers_last_move)
+    situations arise on the first night), then up to depth moves. pin: a trail found before
+    (Game.trail): only that game is asked for."""
+    return in_games(world, solver, [(build, list(window))], depth, skills, purpose, answers_last_move, pin=pin)
 
 
 def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Use]]], depth: int, skills: list,
@@ -692,15 +693,17 @@ def _nobody_to_pick(world: World, s0: State, use: Use, flt: dict, guard) -> list
     return cs
 
 
-def empty_pick_in_game(world: World, solver: Solver, use: Use, flt: dict, guard, depth: int, skills: list) -> Game:
+def empty_pick_in_game(world: World, solver: Solver, use: Use, flt: dict, guard, depth: int, skills: list,
+                       pin: dict | None = None) -> Game:
     """empty_pick in a game: a legal deal at the stated table and at most depth legal moves
-    lead to the skill resolving while nobody, in the slots or the rest of the table, matches."""
+    lead to the skill resolving while nobody, in the slots or the rest of the table, matches.
+    pin: a trail found before: only that game is asked for."""
     def build(s0):
         try:
             return _nobody_to_pick(world, s0, use, flt, guard), ()
         except Unbound as exc:
             return [], Answer("unknown", reason=f"unbound:{exc}")
-    return in_game(world, solver, build, depth, skills, "pick-game", window=[use], answers_last_move=True)
+    return in_game(world, solver, build, depth, skills, "pick-game", window=[use], answers_last_move=True, pin=pin)
 
 
 def conflict_at_effect(world: World, solver: Solver, use: Use, effect, victim: int, status: str | None,

@@ -172,10 +172,8 @@ def _game(skill, game, name: str, pair: tuple, at_setup: bool) -> dict:
     claim = {"reading": {"name": name, "options": list(pair), "use": use,
                          "differing": ["|".join(map(str, k)) for k in game.differing]}}
     # a use with a timing follows the moves as a window (its phase, limits, held before the phase)
-    out = window_game_json(game.dealt, game.moves, [use] if skill.timing and not at_setup else [], game.quiet,
-                           game.quiet_days, game.first_day)
-    out["game"]["trail"] = game.trail   # asked for first by the next check (models.encoding.pinned)
-    return {**out, "claim": claim}
+    return {**window_game_json(game.dealt, game.moves, [use] if skill.timing and not at_setup else [], game.quiet,
+                               game.quiet_days, game.first_day, trail=game.trail), "claim": claim}
 
 
 def _continued(then, name: str, pair: tuple, game) -> dict:
@@ -184,9 +182,9 @@ def _continued(then, name: str, pair: tuple, game) -> dict:
     differ in the values named, or that the move at `blocked` cannot happen under the second."""
     claim = {"reading": {"name": name, "options": list(pair), "from": then.use_at,
                          "differing": ["|".join(map(str, k)) for k in then.differing], "blocked": then.blocked_at}}
-    out = window_game_json(game.dealt, then.moves, [], game.quiet, game.quiet_days, game.first_day)
-    out["game"]["trail"] = game.trail   # the game up to the use, asked for first by the next check
-    return {**out, "claim": claim}
+    # the trail is the game up to the use, asked for first by the next check
+    return {**window_game_json(game.dealt, then.moves, [], game.quiet, game.quiet_days, game.first_day,
+                               trail=game.trail), "claim": claim}
 
 
 def _told(history: list, moves: list) -> list:

@@ -164,8 +164,19 @@ class MissingRule(Analysis):
         stated table, legal moves, the rest of the table counted): witnessed only then."""
         rs, depth = cx.rs, int(cx.rs.bounds["depth"])
         key = ("empty-pick", skill.uid, str(e.index))
-        game = empty_pick_in_game(cx.world, cx.solver, Use(skill, binding), flt, e.guard, depth,
-                                  trace_skills(rs, cx.world))
+        use = {"skill": skill.uid, "self": binding.self_slot, "targets": list(binding.targets),
+               "others": dict(binding.others)}
+        game = None
+        for trail in cx.earlier_trails((self.kind,), lambda w: w.get("kind") == "pick" and
+                                       (w.get("game") or {}).get("window") == [use]):
+            # the game of the baseline still leaves the pick empty: the story stays as it was
+            game = empty_pick_in_game(cx.world, cx.solver, Use(skill, binding), flt, e.guard, depth,
+                                      trace_skills(rs, cx.world), pin=trail)
+            if game.answer.sat:
+                break
+        if game is None or not game.answer.sat:
+            game = empty_pick_in_game(cx.world, cx.solver, Use(skill, binding), flt, e.guard, depth,
+                                      trace_skills(rs, cx.world))
         if game.answer.status == "unknown":
             yield Finding(
                 kind="unknown", severity="warning", verdict="unknown", subjects=(skill.name,),
@@ -192,9 +203,8 @@ class MissingRule(Analysis):
                       "outcomes": ["没有符合条件的角色：规则未给出结果"]},
             witness={"kind": "pick", "skill": skill.uid, "history": history, "start": witness_json(start),
                      **table_json(game.table),
-                     **window_game_json(game.dealt, [move_json(mv) for _, mv in game.history],
-                                        [{"skill": skill.uid, "self": binding.self_slot, "targets": list(binding.targets),
-                                          "others": dict(binding.others)}])},
+                     **window_game_json(game.dealt, [move_json(mv) for _, mv in game.history], [use],
+                                        trail=game.trail)},
             question=f"{cx.skill_text(skill)}找不到符合条件的角色时怎么办？",
         )
 
@@ -242,3 +252,4 @@ def _ended_by_effects(rs) -> set[str]:
         if len(named) < len(rs.factions) - 1:
             out |= named
     return out
+

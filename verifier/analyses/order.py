@@ -265,10 +265,9 @@ class OrderDependence(Analysis):
                      "differing": ["|".join(map(str, k)) for k in res.differing],
                      "history": [text for text, _ in res.history if text], "players": cx.world.k,
                      **table_json(res.table),
-                     **(_with_trail(window_game_json(res.dealt, [move_json(mv) for _, mv in res.history],
-                                                     [{"skill": u.skill.uid, **bd} for u, bd in
-                                                      zip(list(cand.scene) + [cand.a, cand.b], _bindings(cand))]),
-                                    res.trail)
+                     **(window_game_json(res.dealt, [move_json(mv) for _, mv in res.history],
+                                         [{"skill": u.skill.uid, **bd} for u, bd in
+                                          zip(list(cand.scene) + [cand.a, cand.b], _bindings(cand))], trail=res.trail)
                         if res.dealt else {})},
             question=question,
             rulings=({"ruling": f"先结算{a.shown}", "first": a.name, "then": b.name, "outcome": diff_ab},
@@ -320,13 +319,6 @@ def _detour(cx: Context, cand: Candidate, res) -> bool:
     return res.self_votes or any(u.binding.targets and odd_use(u.skill, u.binding.self_slot, u.binding.targets, camp) is True
                for u in list(cand.scene) + [cand.a, cand.b]) or \
         odd_moves(cx.rs, [move_json(mv) for _, mv in res.history], res.dealt or res.start)
-
-
-def _with_trail(game: dict, trail: dict) -> dict:
-    """The game's trail, asked for first by the next check (models.encoding.pinned)."""
-    if trail:
-        game["game"]["trail"] = trail
-    return game
 
 
 def _short(sentence: str, detail: str) -> str:
