@@ -258,3 +258,24 @@ def test_an_empty_pick_reached_by_the_baseline_game_is_reached_so_again():
     [again] = [x for x in _doc(check(rs, kinds=["missing-rule"], earlier=edited))["findings"] if x["id"] == f["id"]]
     assert again["witness"]["game"]["trail"]["moves"][0] == {"move": "day"}, again["scenario"]
     assert replay_game(rs, again["witness"]) == (True, "")
+
+
+def test_a_trail_keeps_the_ballots_of_its_vote_outs():
+    """Who voted for whom is part of a story: a pinned game casts the same ballots."""
+    import z3
+    from models.encoding.pinned import trail_json
+    from tests.test_vote_out import _ruleset as voting
+    rs = voting(weights=True)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 2, trace_skills(rs, world), symmetric=False)
+    votes = [n for n, mv in enumerate(u.trans.moves) if mv.label == "vote" and not mv.pending]
+    budget = solver.rlimit * 20
+    found = solver.check(u.constraints + [z3.Or([u.sels[0] == n for n in votes])], "vote", rlimit=budget)
+    assert found.sat
+    trail = trail_json(found.model, u, 1)
+    cast = trail["ballots"]["0"]
+    # another ballot for the first voter who cast one: the pinned game refuses it
+    v = next(i for i, b in enumerate(cast) if b >= 0)
+    other = z3.Or([u.states[1][("ballot", v)] != cast[v]])
+    assert solver.check(u.constraints + pinned(u, trail) + [other], "vote", rlimit=budget).status == "unsat"

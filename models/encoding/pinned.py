@@ -28,8 +28,8 @@ def canon(mv: dict | None) -> str:
 def trail_json(m, u: Unrolled, upto: int) -> dict:
     """The model's game up to step upto, as plain data: each move (a step that changed nothing
     is a move too: history_of leaves it out of the story, the pin must not), each quiet day's
-    vote-out (None: nobody), the state once setup is over, the table, and the option each
-    ambiguity was read with."""
+    vote-out (None: nobody), the state once setup is over, the table, the ballots of each
+    vote-out, and the option each ambiguity was read with."""
     value = lambda x: m.eval(x, model_completion=True).as_long()   # noqa: E731
     moves = [move_json(u.trans.moves[value(x)]) for x in u.sels[:upto]]
     quiet = [move_json(u.quiet.moves[n]) if n >= 0 else None for n in map(value, u.quiet_sels)]
@@ -42,7 +42,13 @@ def trail_json(m, u: Unrolled, upto: int) -> dict:
         n = value(world.sem.reading_var(amb["name"]))
         if 0 <= n < len(options):
             readings[amb["name"]] = options[n]
+    # the ballots of each vote-out (whom each slot voted for): a story tells them
+    k = world.k
+    ballots = {str(t): [value(u.states[t + 1][("ballot", v)]) for v in range(k)]
+               for t, mv in enumerate(moves) if mv["move"] == "vote" and ("ballot", 0) in u.states[t + 1].terms}
     out = {"version": TRAIL_VERSION, "moves": moves, "quiet": quiet, "start": start, "readings": readings}
+    if ballots:
+        out["ballots"] = ballots
     if u.table is not None:
         out["table"] = {"players": value(u.table.n),
                         "rest": {r: value(t) for r, t in sorted(u.table.rest.items()) if value(t)}}
@@ -103,6 +109,12 @@ def pinned(u: Unrolled, trail: dict) -> list | None:
         cs += encode_concrete(values, st, world.sorts)
     except (KeyError, z3.Z3Exception):
         return None   # a role or faction the rules no longer have
+    for t, cast in (trail.get("ballots") or {}).items():
+        # the same ballots at the same vote-out
+        st = u.states[int(t) + 1] if str(t).isdigit() and int(t) + 1 < len(u.states) else None
+        if st is None or not isinstance(cast, list):
+            continue
+        cs += [st[("ballot", v)] == b for v, b in enumerate(cast) if ("ballot", v) in st.terms and isinstance(b, int)]
     for amb in world.rs.ambiguities:
         # how the game read the other ambiguities (a story says so): read so again
         options = [o["name"] for o in amb["options"]]
