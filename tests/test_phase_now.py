@@ -70,6 +70,7 @@ def test_a_reading_of_a_skill_without_timing_is_shown_in_its_phase():
     steps = f.scenario["steps"]
     use = next(n for n, s in enumerate(steps) if "【祈祷】" in s)
     assert any("夜晚" in s and "【刺杀】" in s for s in steps[:use]), steps
+    assert "天夜晚，P" in steps[use], steps[use]   # the use says the phase it was made in
     # the interpreter reads the phase the same way: the use as the first thing of the game,
     # before any phase has begun, is refused
     from tests.game_replay import replay_game

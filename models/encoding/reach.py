@@ -375,6 +375,17 @@ def phase_now(trans: "Transitions", sels: list, flags: list[dict]) -> tuple[list
     return out, nows
 
 
+def phase_named(world: World, m, u: "Unrolled", t: int) -> str | None:
+    """The phase a use without a timing of its own is in right after the first t moves of a
+    model's game (phase_after), by the name of its window; None before any phase that day."""
+    if not t or not u.nows:
+        return None
+    now = m.eval(u.nows[t - 1], model_completion=True).as_long()
+    rs = world.rs
+    order = list(dict.fromkeys(rs.window_of(p.name) for p in rs.phases if not p.once))
+    return order[now // 3] if now >= 0 and now // 3 < len(order) else None
+
+
 def phase_after(world: World, u: "Unrolled", t: int) -> list:
     """The flags "it is phase P" for a use right after the first t moves that has no timing
     of its own (a trigger answering a going out, a skill used at any time): the phase of the

@@ -528,7 +528,9 @@ class Ambiguity(Analysis):
         day = None if at_setup else game.first_day + sum(1 for mv in game.moves if mv.get("move") == "day")
         timing = list(skill.timing)
         phases = "/".join(timing) if len(timing) <= 2 else f"{timing[0]}至{timing[-1]}"
-        when = f"第 {day} 天{phases}，" if day and timing else ""
+        # a use without a timing of its own: the phase the game was in
+        phases = phases or (game.phase or "")
+        when = f"第 {day} 天{phases}，" if day and phases else ""
         use = move_text(Move(skill, game.binding, skill.name), day) if skill.trigger or skill.told else \
             f"{when}P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         use += f"（{'；'.join(game.chosen)}）" if game.chosen else ""
