@@ -19,7 +19,8 @@ def answers_going_out(skill: Skill) -> bool:
     return (skill.trigger or {}).get("event") in ON_GOING_OUT
 
 
-def _forced(rs: Ruleset, skill: Skill) -> bool:
+def forced(rs: Ruleset, skill: Skill) -> bool:
+    """A tag of the skill means forced ([强制]): its holder cannot decline it."""
     return any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags)
 
 
@@ -50,7 +51,7 @@ def quiet_identities(rs: Ruleset, identities) -> tuple[str, ...]:
     loud: set[str] = set()
     for s in rs.skills:
         trig = s.trigger or {}
-        if _forced(rs, s):
+        if forced(rs, s):
             return ()
         if not trig or trig.get("event") in _SILENT:
             continue

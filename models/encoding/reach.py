@@ -14,7 +14,7 @@ from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import RECORDS, State, cause_index, daily_extra_uses
 from .readings import reads_reading
-from .quiet import answers_going_out, on_own_going_out, quiet_identities
+from .quiet import answers_going_out, forced, on_own_going_out, quiet_identities
 from .rest_triggers import silent_rest
 from .table import Table, at_table, composition, deal_table, players_range
 from .world import Binding, World, mentions_target
@@ -381,8 +381,7 @@ def phase_named(world: World, m, u: "Unrolled", t: int) -> str | None:
     if not t or not u.nows:
         return None
     now = m.eval(u.nows[t - 1], model_completion=True).as_long()
-    rs = world.rs
-    order = list(dict.fromkeys(rs.window_of(p.name) for p in rs.phases if not p.once))
+    order = day_windows(world.rs)
     return order[now // 3] if now >= 0 and now // 3 < len(order) else None
 
 
@@ -770,7 +769,7 @@ def _forced_phase_skills(trans: Transitions) -> list[tuple[Skill, int, list[int]
             r = _in_phase(_phase_rank(rs, [s.trigger["phase"]]), 0 if s.trigger["event"] == "phase_start" else 2)
         else:
             r = _skill_rank(rs, s)
-            if not any(t in rs.tags and rs.tags[t].meaning == "forced" for t in s.tags):
+            if not forced(rs, s):
                 r = None
         if r is not None:
             out.append((s, r, [i for i, mv in enumerate(trans.moves) if mv.skill is s]))
@@ -987,9 +986,14 @@ def _skill_rank(rs, skill: Skill) -> int | None:
     return _in_phase(_phase_rank(rs, skill.timing), 1)
 
 
+def day_windows(rs) -> list[str]:
+    """The windows of the phases that come every day, in the order of the day."""
+    return list(dict.fromkeys(rs.window_of(p.name) for p in rs.phases if not p.once))
+
+
 def _phase_rank(rs, phases) -> int | None:
     """The earliest window of the phases in the order of the day (None: only once phases)."""
-    order = list(dict.fromkeys(rs.window_of(p.name) for p in rs.phases if not p.once))
+    order = day_windows(rs)
     ranks = [order.index(rs.window_of(p)) for p in phases if rs.window_of(p) in order]
     return min(ranks) if ranks else None
 

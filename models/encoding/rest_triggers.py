@@ -18,7 +18,7 @@ import json
 import z3
 
 from ..domain import Skill
-from .quiet import on_own_going_out
+from .quiet import forced, on_own_going_out
 from .semantics import Unbound
 from .sorts import State
 from ..schema import VOTE_OUT_CAUSES
@@ -26,10 +26,6 @@ from ..schema import VOTE_OUT_CAUSES
 # the effects of a use that can make each event
 EVENT_EFFECTS = {"about_to_go_out": ("out", "damage"), "went_out": ("out", "damage"), "killed": ("out", "damage"),
                  "faction_changed": ("set_faction", "set_role"), "faction_eliminated": ("out", "damage", "set_faction")}
-
-
-def _forced(rs, skill: Skill) -> bool:
-    return any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags)
 
 
 def loud_identities(rs, identities) -> dict[str, set[tuple]]:
@@ -40,7 +36,7 @@ def loud_identities(rs, identities) -> dict[str, set[tuple]]:
     out: dict[str, set[tuple]] = {}
     for s in rs.skills:
         trig = s.trigger or {}
-        if s.owner_role not in identities or not trig or not _forced(rs, s):
+        if s.owner_role not in identities or not trig or not forced(rs, s):
             continue
         if not any(e.kind != "info" for e in s.all_effects()):
             continue
