@@ -141,6 +141,7 @@ class Skill:
     shown: str = ""                  # how reports show it, 【…】 (Ruleset.name_skills)
     told: str | None = None          # a use in the text's words, for an entry the encoding named
     table_wide: bool = False         # held through a label every card carries: a rule of the table
+    mandatory: tuple[int, ...] = ()  # the lines whose words make it not declinable (需选择, 每晚必须…)
 
     def __post_init__(self) -> None:
         self.shown = self.shown or f"【{self.name}】"

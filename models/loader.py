@@ -123,13 +123,21 @@ def _effects(raw: list, lines: dict, path: tuple, skill: Skill | None) -> list[E
     return out
 
 
+def _mandatory(raw) -> tuple[int, ...]:
+    """`mandatory: {src: L}`: the lines of the text's words that the holder cannot decline."""
+    if not raw:
+        return ()
+    src = raw.get("src")
+    return (src,) if isinstance(src, int) else tuple(src)
+
+
 def _skill(raw: dict, lines: dict, path: tuple, role: str | None) -> Skill:
     s = Skill(name=raw["name"], owner_role=role, owner=raw.get("owner"), timing=tuple(raw.get("timing") or ()),
               tags=tuple(raw.get("tags") or ()), uses=raw.get("uses"), charges=raw.get("charges"),
               cooldown=raw.get("cooldown"), targets=raw.get("targets"), trigger=raw.get("trigger"),
               static=bool(raw.get("static")), condition=raw.get("condition"), effects=[],
               where=_where(raw, lines, path), yaml_path=path, no_repeat_target=bool(raw.get("no_repeat_target")),
-              part_of=raw.get("part_of"), told=raw.get("told"))
+              part_of=raw.get("part_of"), told=raw.get("told"), mandatory=_mandatory(raw.get("mandatory")))
     s.effects = _effects(raw.get("effects") or [], lines, path + ("effects",), s)
     for index, e in enumerate(s.all_effects()):
         e.index = index

@@ -75,7 +75,7 @@ def _loud_outside(rs, it) -> dict:
         for sk in role.get("skills") or []:
             trig = sk.get("trigger") or {}
             event, on = trig.get("event"), trig.get("on", "self")
-            if not trig or not set(sk.get("tags") or []) & forced:
+            if not trig or not (set(sk.get("tags") or []) & forced or sk.get("mandatory")):
                 continue
             if all("info" in e for e in sk.get("effects") or []):
                 continue
@@ -208,9 +208,39 @@ def _forced(rs) -> list:
                 out.append((s, _day_rank(rs, s)))
             continue
         r = None if s.trigger else _day_rank(rs, s)
-        if r is not None and any(t in rs.tags and rs.tags[t].meaning == "forced" for t in s.tags):
+        if r is not None and (any(t in rs.tags and rs.tags[t].meaning == "forced" for t in s.tags) or
+                              _raw(rs, s).get("mandatory")):
             out.append((s, r))
     return out
+
+
+def _setup_pick_outside(rs, it) -> None:
+    """An identity outside the slots holds a skill of the one-off phases (before day 1) that
+    it cannot decline (a trigger, a forced tag, the text's `mandatory`) and that lands on
+    other players (a target it must take, or players it does not choose): it would pick
+    players the game never names. Read from the YAML."""
+    if not it.table:
+        return
+    once = {p["name"] for p in rs.raw.get("phases") or [] if p.get("once")}
+    forced = {t["name"] for t in rs.raw.get("tags") or [] if t.get("meaning") == "forced"}
+    for role in rs.raw.get("roles") or []:
+        if it.table["rest"].get(role["name"], 0) <= 0:
+            continue
+        for sk in role.get("skills") or []:
+            trig = sk.get("trigger") or {}
+            at_setup = trig.get("event") == "setup" or trig.get("phase") in once or \
+                (bool(sk.get("timing")) and set(sk["timing"]) <= once)
+            if not at_setup or not (trig or set(sk.get("tags") or []) & forced or sk.get("mandatory")):
+                continue
+            targets = sk.get("targets")
+            takes = bool(targets) and (targets.get("min", 1) or 0) >= 1
+            others = False
+            for e in sk.get("effects") or []:
+                kind = next((key for key in e if key not in ("src", "if", "note", "force", "instead", "text")), "info")
+                args = e.get(kind) if isinstance(e.get(kind), dict) else {}
+                others = others or (kind != "info" and args.get("who", args.get("to")) not in ("self", "target"))
+            if takes or others:
+                raise Illegal(f"{role['name']} is outside the slots but must use {sk['name']} at setup on other players")
 
 
 def _not_declined(rs, it: bf.Interp, st, rank_before: int, passing: int, done: set) -> None:
@@ -292,6 +322,7 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
     # a move comes after setup: "it is phase P" never holds for the phases that happen once at setup
     setup_over = {("phase_is", p.name): False for p in rs.phases if p.once}
     loud = _loud_outside(rs, it)
+    _setup_pick_outside(rs, it)
     for n, mv in enumerate(game["moves"]):
         at_start = st
         if where is not None:

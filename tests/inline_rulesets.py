@@ -28,6 +28,6 @@ def one_each(skills: dict[str, list], source: str, statuses: list[str], phases=(
     n = len(roles)
     raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
            "bounds": {"players": 4, "depth": depth}, "setup": {"src": 2, "players": {"min": n, "max": n, "src": 2}},
-           "phases": [{"name": p, "src": 6} for p in phases], "statuses": [s if isinstance(s, dict) else {"name": s, "src": 3} for s in statuses],
+           "phases": [p if isinstance(p, dict) else {"name": p, "src": 6} for p in phases], "statuses": [s if isinstance(s, dict) else {"name": s, "src": 3} for s in statuses],
            "factions": [{"name": f"{r}阵营", "src": 2} for r in skills], "roles": roles, **more}
     return load_inline(raw, source)

@@ -20,8 +20,15 @@ def answers_going_out(skill: Skill) -> bool:
 
 
 def forced(rs: Ruleset, skill: Skill) -> bool:
-    """A tag of the skill means forced ([强制]): its holder cannot decline it."""
-    return any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags)
+    """Its holder cannot decline it: a tag of the skill means forced ([强制]), or the text's
+    own words say so (`mandatory`: 需选择, 每晚必须)."""
+    return bool(skill.mandatory) or any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags)
+
+
+def setup_forced(rs: Ruleset, skill: Skill) -> bool:
+    """A skill of the one-off phases its holder cannot decline: a trigger (on setup, or on a
+    one-off phase's start or end: the phase begins and ends once) or a forced skill."""
+    return bool(skill.trigger) or forced(rs, skill)
 
 
 def _changes_state(skill: Skill) -> bool:

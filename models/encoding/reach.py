@@ -14,8 +14,8 @@ from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import RECORDS, State, cause_index, daily_extra_uses
 from .readings import reads_reading
-from .quiet import answers_going_out, forced, on_own_going_out, quiet_identities
-from .rest_triggers import silent_rest
+from .quiet import answers_going_out, forced, on_own_going_out, quiet_identities, setup_forced
+from .rest_triggers import setup_in_slots, silent_rest
 from .table import Table, at_table, composition, deal_table, players_range
 from .world import Binding, World, mentions_target
 
@@ -550,6 +550,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
         st, setup_cs = after_setup(world, init, once)
         cs = world.initial(init) + setup_cs + (symmetry_breaking(world, init) if symmetric else [])
         cs += tbl.constraints if tbl else []
+        cs += setup_in_slots(world, tbl, init, once)
         calm = Transitions(world, [], quiet=who).build() if quiet else None
         quiet_sels = []
         for t in range(quiet):
@@ -1594,16 +1595,16 @@ def setup_choice(world: World, s: Skill, b: Binding) -> z3.BoolRef:
 def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[State, list]:
     """The state once the one-off phases are over: each holder of a setup skill may use it on
     targets of their choice, within its use limit (once, unless the text gives a count: the
-    one-off phase comes once); setup triggers fire at least once."""
+    one-off phase comes once); a holder who can use a setup skill they cannot decline (a
+    trigger, a forced skill) uses it."""
     after = init
     cs: list = []
     extra = extra_uses(world.rs)
     for s in once_skills:
-        chosen = []
         limit = _daily(Move(s, None, s.name), extra)
         if limit is None and s.trigger and not s.uses:
             limit = 1    # a setup trigger fires once for each holder
-        by_holder: dict[int, list] = {}
+        by_holder: dict[int, list[tuple]] = {}   # holder -> (used this way, could be) per binding
         for b in bindings_for(world, s, range(world.k)):
             try:
                 choice = setup_choice(world, s, b)
@@ -1612,16 +1613,15 @@ def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[St
             except Unbound:
                 continue
             g = z3.And(choice, en)
-            chosen.append((g, en))
-            by_holder.setdefault(b.self_slot, []).append(g)
+            by_holder.setdefault(b.self_slot, []).append((g, en))
             after = State({key: (z3.If(g, nxt.terms[key], term)
                                  if nxt.terms[key] is not term and not nxt.terms[key].eq(term) else term)
                            for key, term in after.terms.items()})
-        if (s.trigger or {}).get("event") == "setup" and chosen:
-            # a setup trigger happens whenever its holder is in the game
-            cs.append(z3.Implies(z3.Or([en for _, en in chosen]), z3.Or([g for g, _ in chosen])))
-        if limit is not None:
-            cs += [z3.Sum([z3.If(g, 1, 0) for g in gs]) <= limit for gs in by_holder.values() if len(gs) > limit]
+        for uses in by_holder.values():
+            if setup_forced(world.rs, s):   # a holder who can use it does
+                cs.append(z3.Implies(z3.Or([en for _, en in uses]), z3.Or([g for g, _ in uses])))
+            if limit is not None and len(uses) > limit:
+                cs.append(z3.Sum([z3.If(g, 1, 0) for g, _ in uses]) <= limit)
     return after, cs
 
 

@@ -10,6 +10,10 @@ dealt, or is out. The trigger's cause and its filter on who goes out are read, i
 conditions are not (more games are refused than need be, never one too many); a trigger only
 on its own holder (its own going out, its own targeting) never fires for a player the game
 never names.
+
+The same holds at setup: a holder who cannot decline a setup skill that reaches other
+players (the relic handed to another, two lovers named) acts on players the game would then
+have to name, so that identity is not dealt outside the slots (setup_in_slots).
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ import json
 import z3
 
 from ..domain import Skill
-from .quiet import forced, on_own_going_out
+from .quiet import forced, on_own_going_out, setup_forced
 from .semantics import Unbound
 from .sorts import State
 from ..schema import VOTE_OUT_CAUSES
@@ -152,3 +156,31 @@ def silent_rest_at(world, table, st: State, uses: list) -> list:
         if can:
             out.append(z3.Implies(z3.Or(can), st[("rest", r)] == 0))
     return out
+
+
+def _reaches_others(skill: Skill) -> bool:
+    """A use changes a player other than its user: it must take a target, or an effect
+    changes someone it does not take as a target (a random pick, a label's holders, a
+    created character); with optional targets a use may take none."""
+    if skill.targets and skill.min_targets >= 1:
+        return True
+    for e in skill.all_effects():
+        if e.kind == "info":
+            continue
+        who = e.args.get("who", e.args.get("to")) if isinstance(e.args, dict) else None
+        if who not in ("self", "target"):
+            return True
+    return False
+
+
+def setup_in_slots(world, table, init: State, setup_skills: list) -> list:
+    """No identity outside the slots holds a setup skill it cannot decline that reaches
+    other players: it is dealt into a slot or not
+    at all. Its use on players outside the slots would change players the game never
+    tracks (a relic whose forced curse then acts every night)."""
+    if table is None:
+        return []
+    rs = world.rs
+    loud = sorted({s.owner_role for s in setup_skills
+                   if s.owner_role in table.rest and setup_forced(rs, s) and _reaches_others(s)})
+    return [init[("rest", r)] == 0 for r in loud]

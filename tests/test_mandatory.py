@@ -1,0 +1,60 @@
+"""A choice the text says its holder must make (需选择, 每晚必须, 须指定: `mandatory`) is made
+whenever it can be, like a forced tag: at setup the holder picks, and a holder whose pick
+reaches other players is not left uncounted outside the slots, where the pick would land on
+players the game never tracks."""
+from __future__ import annotations
+
+import z3
+
+from models.encoding.quiet import forced
+from models.encoding.reach import unrolled
+from models.encoding.solver import Solver
+from models.encoding.world import World
+from tests.inline_rulesets import one_each
+from verifier.analyses.pending import trace_skills
+
+SOURCE = ("# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n"
+          "托付：开局时，甲需选择一名其他角色，其获得[信物]。\n（空行）\n（空行）\n每天先夜晚、后白天。\n")
+
+
+def _ruleset(mandatory: bool):
+    skill = {"name": "托付", "src": 3, "timing": ["开局"],
+             "targets": {"min": 1, "max": 1, "filter": {"other": True}},
+             "effects": [{"grant_status": {"who": "target", "status": "信物", "duration": "permanent"}}]}
+    if mandatory:
+        skill["mandatory"] = {"src": 3, "text": "需选择"}
+    skills = {"甲": [skill], "乙": [], "丙": [], "丁": [], "戊": []}
+    return one_each(skills, SOURCE, ["信物"], phases=({"name": "开局", "src": 3, "once": True}, "夜晚", "白天"), depth=1)
+
+
+def _ask(rs, goal) -> str:
+    """Is there a game after setup (one move deep) in which goal(world, u) holds?"""
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+    return solver.check(u.constraints + goal(world, u), "mandatory", rlimit=solver.rlimit * 20).status
+
+
+def _holder_in_a_slot_and_nobody_picked(world, u):
+    st, first = u.states[0], world.sorts.roles["甲"]
+    return [z3.Or([st[("role", i)] == first for i in range(world.k)])] + \
+        [z3.Not(st[("status", i, "信物")]) for i in range(world.k)]
+
+
+def _holder_outside_the_slots(world, u):
+    return [z3.Int("table|rest|甲", world.ctx) == 1]
+
+
+def test_the_text_makes_the_choice_one_its_holder_cannot_decline():
+    assert forced(_ruleset(True), next(s for s in _ruleset(True).skills if s.name == "托付"))
+    assert not forced(_ruleset(False), next(s for s in _ruleset(False).skills if s.name == "托付"))
+
+
+def test_a_holder_in_the_slots_makes_the_pick_at_setup():
+    assert _ask(_ruleset(True), _holder_in_a_slot_and_nobody_picked) == "unsat"
+    assert _ask(_ruleset(False), _holder_in_a_slot_and_nobody_picked) == "sat"
+
+
+def test_a_holder_whose_pick_reaches_others_is_not_outside_the_slots():
+    assert _ask(_ruleset(True), _holder_outside_the_slots) == "unsat"
+    assert _ask(_ruleset(False), _holder_outside_the_slots) == "sat"
