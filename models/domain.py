@@ -142,6 +142,7 @@ class Skill:
     told: str | None = None          # a use in the text's words, for an entry the encoding named
     table_wide: bool = False         # held through a label every card carries: a rule of the table
     mandatory: tuple[int, ...] = ()  # the lines whose words make it not declinable (需选择, 每晚必须…)
+    mandatory_if: dict | None = None   # only while this holds (持有圣物时每晚必须发动)
 
     def __post_init__(self) -> None:
         self.shown = self.shown or f"【{self.name}】"

@@ -137,7 +137,8 @@ def _skill(raw: dict, lines: dict, path: tuple, role: str | None) -> Skill:
               cooldown=raw.get("cooldown"), targets=raw.get("targets"), trigger=raw.get("trigger"),
               static=bool(raw.get("static")), condition=raw.get("condition"), effects=[],
               where=_where(raw, lines, path), yaml_path=path, no_repeat_target=bool(raw.get("no_repeat_target")),
-              part_of=raw.get("part_of"), told=raw.get("told"), mandatory=_mandatory(raw.get("mandatory")))
+              part_of=raw.get("part_of"), told=raw.get("told"), mandatory=_mandatory(raw.get("mandatory")),
+              mandatory_if=(raw.get("mandatory") or {}).get("if"))
     s.effects = _effects(raw.get("effects") or [], lines, path + ("effects",), s)
     for index, e in enumerate(s.all_effects()):
         e.index = index

@@ -191,7 +191,7 @@ DEFINITIONS["skill"] = obj("skill", {
                                "phase": NAME, "cause": NAME, "status": NAME, "counter": NAME, "value": NUM,
                                "faction": NAME, "skill": NAME, "holder_out": FLAG, "src": SRC}, ("event",)),
     "static": FLAG, "no_repeat_target": FLAG, "part_of": NAME, "told": TEXT,
-    "mandatory": obj("mandatory", {"src": SRC, "text": TEXT}, ("src",)),
+    "mandatory": obj("mandatory", {"src": SRC, "text": TEXT, "if": COND}, ("src",)),
     "condition": COND,
     "owner": obj("owner", {"label": NAME, "faction": NAME, "status": NAME, "item": NAME, "role": NAME}),
     "effects": EFFECTS,

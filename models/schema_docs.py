@@ -145,8 +145,8 @@ DOCS: dict[str, dict[str, str]] = {
         "trigger": "Makes it a triggered skill: the event it fires on.",
         "static": "A standing effect (no timing, no trigger).",
         "mandatory": ("The text's own words make the skill one its holder cannot decline (需选择, 每晚必须, 须指定) "
-                      "without a tag that means forced: the lines that say so, and optionally those words. Read "
-                      "wherever a forced tag is read."),
+                      "without a tag that means forced: the lines that say so, optionally those words, and `if`: the "
+                      "condition under which the duty holds (持有圣物时每晚必须发动). Read wherever a forced tag is read."),
         "no_repeat_target": "Cannot target the same player two nights running (不能连续两晚对同一名角色使用).",
         "part_of": ("For an entry the encoding splits off a skill (its own name is not in the text): the words "
                     "of the text it is part of (the skill's name, or e.g. PS); reports show those words and its lines."),
@@ -157,6 +157,9 @@ DOCS: dict[str, dict[str, str]] = {
         "effects": "What it does, in order.",
         "text": "The source wording, short; not interpreted.",
         "note": "A note for readers of the encoding; not interpreted.",
+    },
+    "mandatory": {
+        "if": "The duty holds only while this holds (持有圣物时每晚必须发动); omit: always.",
     },
     "uses": {
         "count": "How many uses.",

@@ -249,7 +249,10 @@ def _not_declined(rs, it: bf.Interp, st, rank_before: int, passing: int, done: s
     for skill, r in _forced(rs):
         if not (rank_before <= r < passing):
             continue
+        duty = (_raw(rs, skill).get("mandatory") or {}).get("if")   # a duty only while this holds
         for b in bf.bindings(it, skill):
+            if duty is not None and not it.cond(duty, {"self": b.self_slot}, st):
+                continue
             if (skill.uid, b.self_slot) not in done and it.enabled(st, skill, b) and \
                     (not skill.trigger or _changes(it, st, it.run(st, skill, b))):
                 raise Illegal(f"{skill.name} is forced and was not used in its phase")

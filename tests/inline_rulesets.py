@@ -19,11 +19,12 @@ def load_inline(raw: dict, source: str):
 
 
 def one_each(skills: dict[str, list], source: str, statuses: list[str], phases=("夜晚", "白天"), depth: int = 2,
-             **more):
+             dealt_with: dict | None = None, **more):
     """A table of one card per role, each role its own faction, with these skills (role ->
-    skills), the phases in this order every day and these statuses; more: other top-level
-    entries (counters, ambiguities…)."""
-    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1, **({"skills": s} if s else {})}
+    skills), the phases in this order every day and these statuses (dealt_with: role ->
+    the statuses its card starts with); more: other top-level entries (counters, ambiguities…)."""
+    roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1, **({"skills": s} if s else {}),
+              **({"statuses": (dealt_with or {})[r]} if r in (dealt_with or {}) else {})}
              for r, s in skills.items()]
     n = len(roles)
     raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",

@@ -58,3 +58,26 @@ def test_a_holder_in_the_slots_makes_the_pick_at_setup():
 def test_a_holder_whose_pick_reaches_others_is_not_outside_the_slots():
     assert _ask(_ruleset(True), _holder_outside_the_slots) == "unsat"
     assert _ask(_ruleset(False), _holder_outside_the_slots) == "sat"
+
+
+def _night_duty(lamp: bool):
+    """乙 must use 守夜 every night while holding [灯]; 乙 holds it from the deal or not."""
+    source = ("# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n"
+              "守夜[夜晚]：持有[灯]时每晚必须发动，获得[光]。\n（空行）\n（空行）\n每天先夜晚、后白天。\n")
+    duty = {"name": "守夜", "src": 3, "timing": ["夜晚"], "mandatory": {"src": 3, "if": {"has_status": ["self", "灯"]}},
+            "effects": [{"grant_status": {"who": "self", "status": "光", "duration": "permanent"}}]}
+    return one_each({"甲": [], "乙": [duty], "丙": [], "丁": [], "戊": []}, source, ["灯", "光"], depth=1,
+                    dealt_with={"乙": ["灯"]} if lamp else None)
+
+
+def _night_passes_unused(world, u):
+    """The first move starts a new day (the night passes) with 乙 alive in a slot."""
+    from models.encoding.reach import day_moves
+    st, second = u.states[0], world.sorts.roles["乙"]
+    return [z3.Or([u.sels[0] == n for n in day_moves(u.trans)]),
+            z3.Or([z3.And(st[("role", i)] == second, st[("alive", i)]) for i in range(world.k)])]
+
+
+def test_a_duty_under_a_condition_binds_only_while_it_holds():
+    assert _ask(_night_duty(lamp=True), _night_passes_unused) == "unsat"
+    assert _ask(_night_duty(lamp=False), _night_passes_unused) == "sat"

@@ -807,6 +807,8 @@ def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill
         able = z3.Or([z3.And(world.enabled(states[t], skill, trans.moves[x].binding),
                              _would_change(world, states[t], skill, trans.moves[x].binding))
                       if skill.trigger else world.enabled(states[t], skill, trans.moves[x].binding) for x in mine])
+        if skill.mandatory_if:   # a duty only while its condition holds
+            able = z3.And(able, world.sem.cond(skill.mandatory_if, {"self": i}, states[t]))
         out.append(z3.Implies(z3.And(passing, z3.Not(passed), z3.Not(used)), z3.Not(able)))
     return out
 
