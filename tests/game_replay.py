@@ -214,6 +214,59 @@ def _forced(rs) -> list:
     return out
 
 
+def _setup_skills(rs) -> list:
+    """The skills of the one-off phases (before day 1), in the order a judge resolves them:
+    triggers on setup, then phase by phase its start triggers, the skills used in it, its end
+    triggers (read from the YAML's phases)."""
+    phases = [p["name"] for p in rs.raw.get("phases") or []]
+    once = {p["name"] for p in rs.raw.get("phases") or [] if p.get("once")}
+    out = []
+    for n, s in enumerate(rs.skills):
+        trig = s.trigger or {}
+        if s.timing and set(s.timing) <= once:
+            out.append((min(phases.index(p) for p in s.timing), 1, n, s))
+        elif trig.get("event") == "setup":
+            out.append((-1, 0, n, s))
+        elif trig.get("phase") in once:
+            out.append((phases.index(trig["phase"]), 2 if trig.get("event") == "phase_end" else 0, n, s))
+    return [s for *_, s in sorted(out, key=lambda x: x[:3])]
+
+
+def _bound_at_setup(rs, it, skill, i: int, st) -> bool:
+    """Holder i cannot decline the setup skill: a trigger, a forced tag, or the text's
+    `mandatory` (with its `if`, only while that holds)."""
+    raw = _raw(rs, skill)
+    if skill.trigger or any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags):
+        return True
+    duty = raw.get("mandatory")
+    return bool(duty) and (duty.get("if") is None or it.cond(duty["if"], {"self": i}, st))
+
+
+BOOKKEEPING = ("spent", "cause", "redir", "by")
+
+
+def setup_reaches(rs, it: bf.Interp, deal: dict, start) -> bool:
+    """The slots as dealt become the start once setup resolves: each holder of a setup skill
+    uses it at most once, and must when they cannot decline it and can use it."""
+    want = {k: start[k] for k in it.keys if k[0] not in BOOKKEEPING}
+
+    def walk(st: dict, todo: list) -> bool:
+        if not todo:
+            return all(st.get(k, v) == v for k, v in want.items())
+        (skill, i), rest = todo[0], todo[1:]
+        view = bf.View(st)
+        if not it.holds(view, i, skill):
+            return walk(st, rest)
+        ways = [(en, after) for b in bf.bindings(it, skill) if b.self_slot == i
+                for en, after, _ in bf.outcomes(it, st, skill, b) if en]
+        if not ways or not _bound_at_setup(rs, it, skill, i, view):
+            if walk(st, rest):
+                return True
+        return any(walk(after, rest) for _, after in ways)
+
+    return walk(dict(deal), [(s, i) for s in _setup_skills(rs) for i in range(it.k)])
+
+
 def _setup_pick_outside(rs, it) -> None:
     """An identity outside the slots holds a skill of the one-off phases (before day 1) that
     it cannot decline (a trigger, a forced tag, the text's `mandatory`) and that lands on
@@ -618,9 +671,15 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
     by_uid = {x.uid: x for x in rs.skills}
     known = set(it.keys)
 
+    deal = w["game"].get("deal") or (w["game"].get("trail") or {}).get("deal")
+    deal = {key_from_json(k): v for k, v in deal.items()} if deal else None
+
     def run(st) -> bool:
         if not it.realizable(st):
             reasons.append("the start is not a state the rules allow")
+            return False
+        if deal is not None and not setup_reaches(rs, it, {k: deal.get(k, st[k]) for k in it.keys}, st):
+            reasons.append("setup as dealt does not lead to the start (a setup choice its holder cannot decline was skipped)")
             return False
         try:
             if "back_from_lost" in (w.get("claim") or {}):

@@ -81,3 +81,29 @@ def _night_passes_unused(world, u):
 def test_a_duty_under_a_condition_binds_only_while_it_holds():
     assert _ask(_night_duty(lamp=True), _night_passes_unused) == "unsat"
     assert _ask(_night_duty(lamp=False), _night_passes_unused) == "sat"
+
+
+def _dealt_and_started(rs):
+    """A game's slots as dealt and once setup resolved (the engine's), with 甲 in a slot."""
+    from models.encoding.reach import bounded_trace
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    first = world.sorts.roles["甲"]
+    trace = bounded_trace(world, solver, lambda st: z3.Or([st[("role", i)] == first for i in range(world.k)]), 1,
+                          "mandatory-trace", trace_skills(rs, world))
+    assert trace.answer.sat and trace.deal
+    return trace.deal, trace.states[0]
+
+
+def test_the_interpreter_replays_setup_from_the_deal():
+    """The interpreter plays setup from the deal itself: the engine's start is reached; the
+    same start with the pick undone is not, when the pick cannot be declined."""
+    import brute_force as bf
+    from tests.game_replay import setup_reaches
+    for mandatory in (True, False):
+        rs = _ruleset(mandatory)
+        deal, start = _dealt_and_started(rs)
+        it = bf.Interp(rs, 4)
+        assert setup_reaches(rs, it, deal, start)
+        undone = {k: (False if k[0] == "status" and k[2] == "信物" else v) for k, v in start.items()}
+        assert setup_reaches(rs, it, deal, undone) == (not mandatory)

@@ -254,7 +254,7 @@ def game_json(trace) -> dict:
     is over, the identities voted out on the quiet days, then the moves."""
     return {"game": {"start": witness_json(trace.states[0]) if trace.states else {},
                      "quiet": list(trace.quiet), "quiet_days": list(trace.quiet_days), "first_day": trace.first_day,
-                     "moves": list(trace.moves)}}
+                     "moves": list(trace.moves)} | ({"deal": witness_json(trace.deal)} if trace.deal else {})}
 
 
 def window_game_json(dealt: dict, moves: list[dict], window: list[dict], quiet: list = (),

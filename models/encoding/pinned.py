@@ -47,6 +47,9 @@ def trail_json(m, u: Unrolled, upto: int) -> dict:
     ballots = {str(t): [value(u.states[t + 1][("ballot", v)]) for v in range(k)]
                for t, mv in enumerate(moves) if mv["move"] == "vote" and ("ballot", 0) in u.states[t + 1].terms}
     out = {"version": TRAIL_VERSION, "moves": moves, "quiet": quiet, "start": start, "readings": readings}
+    if u.init is not None:   # the deal before setup resolved: a replay checks setup too
+        out["deal"] = {"|".join(map(str, k)): v for k, v in sorted(concrete(m, u.init, world.sorts).items(),
+                                                                  key=lambda kv: repr(kv[0]))}
     if ballots:
         out["ballots"] = ballots
     if u.table is not None:

@@ -21,8 +21,16 @@ def answers_going_out(skill: Skill) -> bool:
 
 def forced(rs: Ruleset, skill: Skill) -> bool:
     """Its holder cannot decline it: a tag of the skill means forced ([强制]), or the text's
-    own words say so (`mandatory`: 需选择, 每晚必须)."""
+    own words say so (`mandatory`: 需选择, 每晚必须; perhaps only while duty_if holds)."""
     return bool(skill.mandatory) or any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags)
+
+
+def duty_if(rs: Ruleset, skill: Skill) -> dict | None:
+    """The condition under which a forced skill binds its holder (None: always): a duty the
+    text states only under a condition, unless a tag or being a trigger forces it anyway."""
+    if skill.trigger or any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags):
+        return None
+    return skill.mandatory_if
 
 
 def setup_forced(rs: Ruleset, skill: Skill) -> bool:

@@ -14,7 +14,7 @@ from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import RECORDS, State, cause_index, daily_extra_uses
 from .readings import reads_reading
-from .quiet import answers_going_out, forced, on_own_going_out, quiet_identities, setup_forced
+from .quiet import answers_going_out, duty_if, forced, on_own_going_out, quiet_identities, setup_forced
 from .rest_triggers import setup_in_slots, silent_rest
 from .table import Table, at_table, composition, deal_table, players_range
 from .world import Binding, World, mentions_target
@@ -492,6 +492,7 @@ class Trace:
     moves: list[dict] = field(default_factory=list)  # the trace's moves, for a replay (move_json)
     quiet_days: list[int] = field(default_factory=list)   # the day of each quiet vote-out
     first_day: int = 1     # the day the moves begin (game_days: idle quiet days are not told)
+    deal: dict = field(default_factory=dict)   # the slots as dealt, before setup resolved
 
 
 def move_json(mv: Move) -> dict:
@@ -522,6 +523,7 @@ class Unrolled:
     days: list = field(default_factory=list)   # the day each state is on (a term)
     choices: list = field(default_factory=list)   # each move's unknown values (Transitions.step)
     nows: list = field(default_factory=list)   # the place in the day after each step (phase_now)
+    init: State | None = None   # the slots as dealt, before the one-off phases (after_setup)
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
@@ -577,7 +579,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
     cs += use_limits(trans, sels, states) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
         no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
         collected_at_phase_start(trans, sels, states) + forced_in_phase(trans, sels, states)
-    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days, choices, nows)
+    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days, choices, nows, init)
     return cache[key]
 
 
@@ -807,8 +809,8 @@ def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill
         able = z3.Or([z3.And(world.enabled(states[t], skill, trans.moves[x].binding),
                              _would_change(world, states[t], skill, trans.moves[x].binding))
                       if skill.trigger else world.enabled(states[t], skill, trans.moves[x].binding) for x in mine])
-        if skill.mandatory_if:   # a duty only while its condition holds
-            able = z3.And(able, world.sem.cond(skill.mandatory_if, {"self": i}, states[t]))
+        if duty_if(world.rs, skill):   # a duty only while its condition holds
+            able = z3.And(able, world.sem.cond(duty_if(world.rs, skill), {"self": i}, states[t]))
         out.append(z3.Implies(z3.And(passing, z3.Not(passed), z3.Not(used)), z3.Not(able)))
     return out
 
@@ -1137,7 +1139,8 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     steps: list[str] = quiet_days_text(m, u)
     quiet_days, first_day = game_days(m, u)
     quiet_roles = [mv.role for _, mv in quiet_days]
-    days = {"quiet_days": [d for d, _ in quiet_days], "first_day": first_day}
+    days = {"quiet_days": [d for d, _ in quiet_days], "first_day": first_day,
+            "deal": concrete(m, u.init, world.sorts) if u.init is not None else {}}
     used: list[str] = []
     moves: list[dict] = []
     table = composition(m, u.table) if u.table else None
@@ -1606,16 +1609,19 @@ def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[St
         limit = _daily(Move(s, None, s.name), extra)
         if limit is None and s.trigger and not s.uses:
             limit = 1    # a setup trigger fires once for each holder
-        by_holder: dict[int, list[tuple]] = {}   # holder -> (used this way, could be) per binding
+        by_holder: dict[int, list[tuple]] = {}   # holder -> (used this way, bound to be usable) per binding
+        duty = duty_if(world.rs, s)
         for b in bindings_for(world, s, range(world.k)):
             try:
                 choice = setup_choice(world, s, b)
                 en = world.enabled(after, s, b)
+                # bound to use it only while the duty's condition holds
+                bound = z3.And(en, world.sem.cond(duty, {"self": b.self_slot}, after)) if duty else en
                 nxt = world.run(after, s, b)
             except Unbound:
                 continue
             g = z3.And(choice, en)
-            by_holder.setdefault(b.self_slot, []).append((g, en))
+            by_holder.setdefault(b.self_slot, []).append((g, bound))
             after = State({key: (z3.If(g, nxt.terms[key], term)
                                  if nxt.terms[key] is not term and not nxt.terms[key].eq(term) else term)
                            for key, term in after.terms.items()})
