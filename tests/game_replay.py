@@ -267,11 +267,12 @@ def setup_reaches(rs, it: bf.Interp, deal: dict, start) -> bool:
     return walk(dict(deal), [(s, i) for s in _setup_skills(rs) for i in range(it.k)])
 
 
-def _setup_pick_outside(rs, it) -> None:
-    """An identity outside the slots holds a skill of the one-off phases (before day 1) that
-    it cannot decline (a trigger, a forced tag, the text's `mandatory`) and that lands on
-    other players (a target it must take, or players it does not choose): it would pick
-    players the game never names. Read from the YAML."""
+def _duty_outside(rs, it) -> None:
+    """An identity outside the slots holds a skill it cannot decline that lands on other
+    players (a target it must take, or players it does not choose): of the one-off phases
+    (before day 1: a trigger, a forced tag, the text's `mandatory`), or of the day's phases
+    (not a trigger: a forced tag, `mandatory` without a condition). It would pick players the
+    game never names. Read from the YAML."""
     if not it.table:
         return
     once = {p["name"] for p in rs.raw.get("phases") or [] if p.get("once")}
@@ -283,7 +284,10 @@ def _setup_pick_outside(rs, it) -> None:
             trig = sk.get("trigger") or {}
             at_setup = trig.get("event") == "setup" or trig.get("phase") in once or \
                 (bool(sk.get("timing")) and set(sk["timing"]) <= once)
-            if not at_setup or not (trig or set(sk.get("tags") or []) & forced or sk.get("mandatory")):
+            duty = set(sk.get("tags") or []) & forced or sk.get("mandatory")
+            if at_setup and not (trig or duty):
+                continue
+            if not at_setup and (trig or not sk.get("timing") or not duty or (sk.get("mandatory") or {}).get("if")):
                 continue
             targets = sk.get("targets")
             takes = bool(targets) and (targets.get("min", 1) or 0) >= 1
@@ -293,7 +297,7 @@ def _setup_pick_outside(rs, it) -> None:
                 args = e.get(kind) if isinstance(e.get(kind), dict) else {}
                 others = others or (kind != "info" and args.get("who", args.get("to")) not in ("self", "target"))
             if takes or others:
-                raise Illegal(f"{role['name']} is outside the slots but must use {sk['name']} at setup on other players")
+                raise Illegal(f"{role['name']} is outside the slots but must use {sk['name']} on other players")
 
 
 def _not_declined(rs, it: bf.Interp, st, rank_before: int, passing: int, done: set) -> None:
@@ -378,7 +382,7 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
     # a move comes after setup: "it is phase P" never holds for the phases that happen once at setup
     setup_over = {("phase_is", p.name): False for p in rs.phases if p.once}
     loud = _loud_outside(rs, it)
-    _setup_pick_outside(rs, it)
+    _duty_outside(rs, it)
     for n, mv in enumerate(game["moves"]):
         at_start = st
         if where is not None:

@@ -107,3 +107,22 @@ def test_the_interpreter_replays_setup_from_the_deal():
         assert setup_reaches(rs, it, deal, start)
         undone = {k: (False if k[0] == "status" and k[2] == "信物" else v) for k, v in start.items()}
         assert setup_reaches(rs, it, deal, undone) == (not mandatory)
+
+
+def test_a_nightly_duty_on_others_keeps_its_holder_in_the_slots():
+    """乙 must take a mark off someone every night: outside the slots it would act on players
+    the game never tracks, so 乙 is dealt into a slot or not at all. A duty under a condition
+    (only while holding [灯]) is about a player the game does not track: not read there."""
+    source = ("# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n"
+              "除灯[夜晚]：乙每晚必须选择一名角色，其失去[灯]。\n（空行）\n（空行）\n每天先夜晚、后白天。\n")
+
+    def ruleset(duty: dict | None):
+        skill = {"name": "除灯", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {"other": True}},
+                 "effects": [{"remove_status": {"who": "target", "status": "灯"}}], **({"mandatory": duty} if duty else {})}
+        return one_each({"甲": [], "乙": [skill], "丙": [], "丁": [], "戊": []}, source, ["灯"], depth=1)
+
+    def outside(world, u):
+        return [z3.Int("table|rest|乙", world.ctx) == 1]
+    assert _ask(ruleset({"src": 3}), outside) == "unsat"
+    assert _ask(ruleset(None), outside) == "sat"
+    assert _ask(ruleset({"src": 3, "if": {"has_status": ["self", "灯"]}}), outside) == "sat"

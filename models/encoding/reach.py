@@ -15,7 +15,7 @@ from .solver import Answer, Solver
 from .sorts import RECORDS, State, cause_index, daily_extra_uses
 from .readings import reads_reading
 from .quiet import answers_going_out, duty_if, forced, on_own_going_out, quiet_identities, setup_forced
-from .rest_triggers import setup_in_slots, silent_rest
+from .rest_triggers import duties_in_slots, silent_rest
 from .table import Table, at_table, composition, deal_table, players_range
 from .world import Binding, World, mentions_target
 
@@ -552,7 +552,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
         st, setup_cs = after_setup(world, init, once)
         cs = world.initial(init) + setup_cs + (symmetry_breaking(world, init) if symmetric else [])
         cs += tbl.constraints if tbl else []
-        cs += setup_in_slots(world, tbl, init, once)
+        cs += duties_in_slots(world, tbl, init, once)
         calm = Transitions(world, [], quiet=who).build() if quiet else None
         quiet_sels = []
         for t in range(quiet):

@@ -11,9 +11,11 @@ conditions are not (more games are refused than need be, never one too many); a 
 on its own holder (its own going out, its own targeting) never fires for a player the game
 never names.
 
-The same holds at setup: a holder who cannot decline a setup skill that reaches other
-players (the relic handed to another, two lovers named) acts on players the game would then
-have to name, so that identity is not dealt outside the slots (setup_in_slots).
+The same holds for a duty: a holder who cannot decline a skill that reaches other players (at
+setup: the relic handed to another, two lovers named; every night: two marks to remove) acts
+on players the game would then have to name, so that identity is not dealt outside the slots
+(duties_in_slots). A duty under a condition (only while holding the relic) is not read here:
+the condition is about a player the game does not track.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ import json
 import z3
 
 from ..domain import Skill
-from .quiet import forced, on_own_going_out, setup_forced
+from .quiet import duty_if, forced, on_own_going_out, setup_forced
 from .semantics import Unbound
 from .sorts import State
 from ..schema import VOTE_OUT_CAUSES
@@ -173,14 +175,17 @@ def _reaches_others(skill: Skill) -> bool:
     return False
 
 
-def setup_in_slots(world, table, init: State, setup_skills: list) -> list:
-    """No identity outside the slots holds a setup skill it cannot decline that reaches
-    other players: it is dealt into a slot or not
-    at all. Its use on players outside the slots would change players the game never
-    tracks (a relic whose forced curse then acts every night)."""
+def duties_in_slots(world, table, init: State, setup_skills: list) -> list:
+    """No identity outside the slots holds a skill it cannot decline that reaches other
+    players: a setup skill (a trigger, a forced one), or a forced skill of the day's phases
+    (its triggers are silent_rest's). It is dealt into a slot or not at all: its use on
+    players outside the slots would change players the game never tracks (a relic whose
+    forced curse then acts every night, marks the game counts)."""
     if table is None:
         return []
     rs = world.rs
-    loud = sorted({s.owner_role for s in setup_skills
-                   if s.owner_role in table.rest and setup_forced(rs, s) and _reaches_others(s)})
-    return [init[("rest", r)] == 0 for r in loud]
+    setup = {s.uid for s in setup_skills}
+    duties = [s for s in rs.skills if s.owner_role in table.rest and _reaches_others(s) and
+              (setup_forced(rs, s) if s.uid in setup else
+               not s.trigger and s.timing and forced(rs, s) and duty_if(rs, s) is None)]
+    return [init[("rest", r)] == 0 for r in sorted({s.owner_role for s in duties})]
