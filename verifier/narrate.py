@@ -6,6 +6,7 @@ import re
 
 from models.domain import Ruleset
 from models.encoding.decode import player_of
+from models.encoding.quiet import at_setup
 
 
 def player(i: int) -> str:
@@ -89,10 +90,9 @@ def _dealt_labels(rs: Ruleset, role: str) -> set[str]:
 def _setup_givers(rs: Ruleset, kind: str, arg: str, value: str) -> set[str]:
     """The skills that give this (an effect of that kind with arg == value), when all of them
     belong to the setup phases; empty otherwise (then how it was obtained is not known)."""
-    once = {p.name for p in rs.phases if p.once}
     givers = {s.name for s in rs.skills for e in s.all_effects()
               if e.kind == kind and isinstance(e.args, dict) and e.args.get(arg) == value}
-    setup = {s.name for s in rs.skills if s.name in givers and s.timing and set(s.timing) <= once}
+    setup = {s.name for s in rs.skills if s.name in givers and at_setup(rs, s)}
     return setup if setup == givers else set()
 
 
@@ -125,8 +125,7 @@ def _setup_origin(rs: Ruleset, st: dict, i: int, labels: list[str]) -> str:
 
 def _item_origin(rs: Ruleset, items: list[str]) -> str:
     """How an item held when setup ends came to its holder: the setup skills that give it."""
-    once = {p.name for p in rs.phases if p.once}
-    givers = sorted({f"{s.owner_text}的{s.shown}" for s in rs.skills if s.timing and set(s.timing) <= once
+    givers = sorted({f"{s.owner_text}的{s.shown}" for s in rs.skills if at_setup(rs, s)
                      for e in s.all_effects() if e.kind == "give_item" and isinstance(e.args, dict)
                      and e.args.get("item") in items})
     return f"（开局时经{'或'.join(givers)}获得）" if givers else ""

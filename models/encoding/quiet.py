@@ -33,6 +33,14 @@ def duty_if(rs: Ruleset, skill: Skill) -> dict | None:
     return skill.mandatory_if
 
 
+def at_setup(rs: Ruleset, skill: Skill) -> bool:
+    """The skill belongs to the one-off phases before day 1: its timing has only those, or it
+    is a trigger on setup or on one of those phases' start or end."""
+    once = {p.name for p in rs.phases if p.once}
+    trig = skill.trigger or {}
+    return bool(skill.timing) and set(skill.timing) <= once or trig.get("event") == "setup" or trig.get("phase") in once
+
+
 def setup_forced(rs: Ruleset, skill: Skill) -> bool:
     """A skill of the one-off phases its holder cannot decline: a trigger (on setup, or on a
     one-off phase's start or end: the phase begins and ends once) or a forced skill."""
