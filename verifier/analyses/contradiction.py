@@ -64,7 +64,8 @@ class Contradiction(Analysis):
                         trig = rep.trigger or {}
                         if trig.get("event") != "about_to_go_out" or not any(x.kind == "prevent_out" for x in rep.all_effects()):
                             continue
-                        if not (set(rep.tags) & forced_tags) or ordered(rs, skill, rep) or self._settled(cx, skill, rep.name):
+                        if not (set(rep.tags) & forced_tags or rep.mandatory) or ordered(rs, skill, rep) or \
+                                self._settled(cx, skill, rep.name):
                             continue
                         yield from self._against_replacement(cx, skill, e, rep)
 

@@ -6,6 +6,7 @@ from typing import Iterator
 
 from models.domain import Effect, Skill
 from models.encoding.decode import concrete
+from models.encoding.quiet import forced
 from models.encoding.reach import uses_words
 from models.encoding.scenarios import possible
 from models.encoding.semantics import Unbound
@@ -207,9 +208,10 @@ def _active_skills(cx: Context) -> list[Skill]:
 
 
 def _mandatory(cx: Context, skill: Skill) -> bool:
-    """The holder must use it (a tag meaning 'forced', [强制]): only then can a forced target
-    its rules forbid leave the player with no legal move."""
-    return any(getattr(cx.rs.tags.get(t), "meaning", None) == "forced" for t in skill.tags or ())
+    """The holder must use it (a tag meaning 'forced', [强制], or the text's `mandatory`;
+    under a condition too: the case a finding is about may meet it): only then can a forced
+    target its rules forbid leave the player with no legal move."""
+    return forced(cx.rs, skill)
 
 
 def _raw(cx: Context, skill: Skill) -> dict:
