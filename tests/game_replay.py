@@ -242,13 +242,15 @@ def _bound_at_setup(rs, it, skill, i: int, st) -> bool:
     return bool(duty) and (duty.get("if") is None or it.cond(duty["if"], {"self": i}, st))
 
 
-BOOKKEEPING = ("spent", "cause", "redir", "by")
+# not compared with the start: bookkeeping, and what the quiet days between setup and the
+# start change (the table's counts, checked by _replay; the ballots of those vote-outs)
+NOT_SETUP = ("spent", "cause", "redir", "by", "rest", "ballot")
 
 
 def setup_reaches(rs, it: bf.Interp, deal: dict, start) -> bool:
     """The slots as dealt become the start once setup resolves: each holder of a setup skill
     uses it at most once, and must when they cannot decline it and can use it."""
-    want = {k: start[k] for k in it.keys if k[0] not in BOOKKEEPING}
+    want = {k: start[k] for k in it.keys if k[0] not in NOT_SETUP}
 
     def walk(st: dict, todo: list) -> bool:
         if not todo:
