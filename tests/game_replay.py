@@ -715,7 +715,11 @@ def replay_game(rs, w: dict) -> tuple[bool, str]:
                 _window_follows(rs, it, w, end, today)
             use = ((w.get("claim") or {}).get("reading") or {}).get("use")
             if use is not None:
-                _answers_last(next(s for s in rs.skills if s.uid == use["skill"]), use, end, today)
+                skill = next(s for s in rs.skills if s.uid == use["skill"])
+                _answers_last(skill, use, end, today)
+                if _phase_event(skill) and _day_rank(rs, skill) is not None:
+                    # a phase's start or end: the phases before it have passed that day
+                    _not_declined(rs, it, end, today["rank"], _day_rank(rs, skill), today["done"])
         except Illegal as exc:
             reasons.append(str(exc))
             return False

@@ -126,3 +126,29 @@ def test_a_nightly_duty_on_others_keeps_its_holder_in_the_slots():
     assert _ask(ruleset({"src": 3}), outside) == "unsat"
     assert _ask(ruleset(None), outside) == "sat"
     assert _ask(ruleset({"src": 3, "if": {"has_status": ["self", "灯"]}}), outside) == "sat"
+
+
+def test_a_trigger_at_a_later_phase_comes_after_the_nights_duty():
+    """A trigger on the day's end (a reading's use) cannot be the first thing of the game
+    while a holder of a night duty who could act has not: the night has passed."""
+    from models.encoding.reach import bindings_for, trigger_follows
+    source = ("# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n"
+              "守夜[夜晚]：乙每晚必须发动，获得[光]。\n日落：白天结束时，甲获得[灯]。\n（空行）\n每天先夜晚、后白天。\n")
+    duty = {"name": "守夜", "src": 3, "timing": ["夜晚"], "mandatory": {"src": 3},
+            "effects": [{"grant_status": {"who": "self", "status": "光", "duration": "permanent"}}]}
+    dusk = {"name": "日落", "src": 4, "trigger": {"event": "phase_end", "phase": "白天"},
+            "effects": [{"grant_status": {"who": "self", "status": "灯", "duration": "permanent"}}]}
+    rs = one_each({"甲": [dusk], "乙": [duty], "丙": [], "丁": [], "戊": []}, source, ["灯", "光"], depth=1)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+    st, roles = u.states[0], world.sorts.roles
+    skill = next(s for s in rs.skills if s.name == "日落")
+    [b] = [b for b in bindings_for(world, skill, [0])]
+    cast = [st[("role", 0)] == roles["甲"], st[("role", 1)] == roles["乙"], st[("alive", 1)]]
+
+    def first(states):
+        return solver.check(u.constraints + cast + [trigger_follows(u.trans, u.sels, 0, skill, b, states)],
+                            "mandatory-trigger", rlimit=solver.rlimit * 20).status
+    assert first(u.states) == "unsat"
+    assert first(None) == "sat"   # without the states the duty is not read: the engine's own check

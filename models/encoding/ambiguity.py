@@ -171,7 +171,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                     # limits, a skill held when its phase began, forced skills not passed over)
                     follows = _declined_at_setup(world, skill, b) if at_setup else \
                         window_follows(u.trans, u.sels, t, [(skill, b)], u.states) if skill.timing else \
-                        trigger_follows(u.trans, u.sels, t, skill, b) if phase_trigger(skill) else \
+                        trigger_follows(u.trans, u.sels, t, skill, b, u.states) if phase_trigger(skill) else \
                         going_out_follows(u.trans, u.states, t, skill, b) if answers_going_out(skill) else \
                         z3.BoolVal(True, world.ctx)
                     living = [z3.And(st[("alive", x)], z3.Not(st[("dying", x)])) for x in b.targets] \

@@ -961,16 +961,19 @@ def _in_phase(phase: int | None, moment: int) -> int | None:
     return None if phase is None else 3 * phase + moment
 
 
-def trigger_follows(trans: Transitions, sels: list, t: int, skill: Skill, b: Binding) -> z3.BoolRef:
+def trigger_follows(trans: Transitions, sels: list, t: int, skill: Skill, b: Binding,
+                    states: list | None = None) -> z3.BoolRef:
     """A trigger on a phase's start or end may fire right after the first t moves: it comes in
-    the order of the day's phases (window_follows) and has not answered its phase today for
+    the order of the day's phases (window_follows: given the states, a forced skill of an
+    earlier phase that day was used if it could be) and has not answered its phase today for
     this holder (a phase begins or ends once a day)."""
     same = [i for i, m in enumerate(trans.moves) if m.skill is not None and m.skill.uid == skill.uid
             and m.binding.self_slot == b.self_slot]
     day = day_moves(trans)
     today = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
     again = [z3.And(today[j], _among(sels[j], same)) for j in range(t)]
-    return z3.And(window_follows(trans, sels, t, [(skill, b)]), z3.Not(z3.Or(again + [z3.BoolVal(False, trans.world.ctx)])))
+    return z3.And(window_follows(trans, sels, t, [(skill, b)], states),
+                  z3.Not(z3.Or(again + [z3.BoolVal(False, trans.world.ctx)])))
 
 
 def phase_trigger(skill: Skill) -> bool:
