@@ -259,6 +259,7 @@ class Ruleset:
     suppressions: list[dict]
     aliases: dict[str, str] = field(default_factory=dict)
     win_check: dict | None = None   # when wins are checked against pending going-out triggers
+    begins_with: dict | None = None   # the phase the first day begins with (游戏从第零夜开始)
     lose_over_win: dict | None = None   # the text says a faction that has reached its lose condition cannot win
     ambiguities: list[dict] = field(default_factory=list)   # readings of the text the engine checks
 

@@ -210,7 +210,7 @@ def load_ruleset(folder: str) -> Ruleset:
                                      w(f, ("factions", i)), bool(f.get("external")))
                   for i, f in enumerate(data["factions"])},
         win_priority=tuple(wp["order"]) if wp else None, win_priority_where=w(wp, ("win_priority",)) if wp else None,
-        win_check=data.get("win_check"), lose_over_win=data.get("lose_over_win"), ambiguities=list(data.get("ambiguities") or []),
+        win_check=data.get("win_check"), begins_with=data.get("begins_with"), lose_over_win=data.get("lose_over_win"), ambiguities=list(data.get("ambiguities") or []),
         statuses={s["name"]: Status(s["name"], frozenset(s.get("blocks") or ()), frozenset(s.get("except") or ()),
                                     bool(s.get("permanent")), bool(s.get("negative")), bool(s.get("external")),
                                     w(s, ("statuses", i)), frozenset(s.get("blocks_tags") or ()),

@@ -290,6 +290,8 @@ class _Resolver:
                 self.need("phase", p, ("windows", i, "phases", j))
         if (data.get("voting") or {}).get("phase") is not None:
             self.need("phase", data["voting"]["phase"], ("voting", "phase"))
+        if (data.get("begins_with") or {}).get("phase") is not None:
+            self.need("phase", data["begins_with"]["phase"], ("begins_with", "phase"))
         for i, f in enumerate(data["factions"]):
             for key in ("win", "lose"):
                 self.cond(f.get(key), ("factions", i, key))

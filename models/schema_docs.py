@@ -31,6 +31,8 @@ DOCS: dict[str, dict[str, str]] = {
         "windows": "Optional: groups of phases whose actions resolve together (the text gives no order).",
         "factions": "The factions, with their `win`/`lose` conditions.",
         "win_priority": "Optional, only when the text gives one: which faction's win counts first.",
+        "begins_with": ("Optional, only when the text says it: the phase the first day begins with (游戏从第零夜开始): "
+                        "the first day's earlier phases do not happen."),
         "win_check": "Optional, only when the text says it: whether a going-out trigger (a shot on going out) still fires once a win holds.",
         "lose_over_win": "Optional, only when the text says it: a faction that has reached its lose condition cannot win (未曾达到判负条件…).",
         "statuses": "The statuses, with what they `blocks`.",
@@ -72,6 +74,11 @@ DOCS: dict[str, dict[str, str]] = {
         "win_src": "The source line(s) of the win condition. " + _SRC,
         "lose_src": "The source line(s) of the lose condition. " + _SRC,
         "external": "Its end conditions are in base rules we do not have (+ `assumption`).",
+    },
+    "begins_with": {
+        "phase": "The phase of the day the game begins in (a name under `phases`).",
+        "src": _SRC,
+        "note": "A note for readers; not interpreted.",
     },
     "win_check": {
         "when": "immediately: the game ends the moment a win holds (pending going-out triggers do not fire); "

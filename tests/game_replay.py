@@ -359,6 +359,12 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
             raise Illegal("the table's size is not the slots plus the rest")
         st = st.set({("rest", r): c for r, c in it.table["rest"].items()})
     first_out = int((rs.raw.get("voting") or {}).get("first_out_day", 1))   # read from the YAML, not the engine
+    # the game begins with a later phase of the first day (begins_with): the earlier ones,
+    # and a vote among them or of no stated phase, do not happen that day
+    begins = (rs.raw.get("begins_with") or {}).get("phase")
+    begins = None if begins is None else 3 * _phases_rank(rs, [begins])
+    if begins is not None and (_vote_rank(rs) is None or _vote_rank(rs) < begins):
+        first_out = max(first_out, 2)
     quiet_days = game.get("quiet_days") or list(range(1, len(game["quiet"]) + 1))
     if quiet_days != sorted(set(quiet_days)) or len(quiet_days) != len(game["quiet"]):
         raise Illegal("the quiet days are not one vote-out a day")
@@ -372,7 +378,7 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
         st = st.set({("rest", role): st[("rest", role)] - 1})
     temporary = temporary_statuses(rs)
     used: dict[tuple, int] = {}
-    votes, rank, prev = 0, -1, None
+    votes, rank, prev = 0, -1 if begins is None or game["quiet"] else begins, None
     before_prev, fired = None, set()   # the state before the previous move; elimination triggers fired
     day, targeted = 0, {}   # no_repeat_target: (skill, user, target) -> the day it was last taken
     cooled: dict[tuple, int] = {}   # cooldown: (skill, user) -> the day it was last used

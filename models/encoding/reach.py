@@ -182,6 +182,8 @@ class Transitions:
     rest: bool = True      # the players outside the slots can be voted out (a game at a table)
     quiet: tuple[str, ...] | None = None   # a quiet day (quiet.py): only these identities outside
                                            # the slots can be voted out, or nothing happens
+    day_one: int | None = None   # the place in the day the first traced move's day begins at
+                                 # (begins_with, when no quiet day came first); None: its start
 
     def build(self) -> "Transitions":
         if self.quiet is not None:
@@ -546,6 +548,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
         return cache[key]
     once = setup_skills(world)
     trans = Transitions(world, [s for s in skills if s not in once], rest=table).build()
+    trans.day_one = None if quiet else day_one_rank(world.rs)   # a quiet day is a whole day
     init = world.state("init")
     tbl = deal_table(world, init) if table else None
     with at_table(world, tbl):
@@ -700,9 +703,20 @@ def cooldowns(trans: Transitions, sels: list) -> list:
     return out
 
 
+def day_one_rank(rs) -> int | None:
+    """Where in the day the game begins (begins_with: 游戏从第零夜开始): the start of that
+    phase; None when the first day is whole."""
+    phase = (rs.begins_with or {}).get("phase")
+    return _in_phase(_phase_rank(rs, [phase]), 0) if phase else None
+
+
 def first_out_day(rs) -> int:
-    """The first day whose vote can put a player out (voting.first_out_day; 1 by default)."""
-    return int((rs.voting or {}).get("first_out_day", 1))
+    """The first day whose vote can put a player out (voting.first_out_day; 1 by default; 2
+    when the game begins after the vote's phase, or with a vote of no stated phase)."""
+    first = int((rs.voting or {}).get("first_out_day", 1))
+    begins = day_one_rank(rs)
+    vote = _in_phase(_phase_rank(rs, [rs.voting["phase"]]), 1) if (rs.voting or {}).get("phase") else None
+    return max(first, 2) if begins is not None and (vote is None or vote < begins) else first
 
 
 def first_vote_out(trans: Transitions, sels: list, quiet_sels: list) -> list:
@@ -825,8 +839,16 @@ def forced_in_phase(trans: Transitions, sels: list, states: list) -> list:
     for skill, r, idxs in _forced_phase_skills(trans):
         for t in range(len(sels)):
             passing = z3.Or(_among(sels[t], day), _rank_of(trans, sels[t]) > r)
+            if trans.day_one is not None and r < trans.day_one:   # the first day never has that phase
+                passing = z3.And(passing, past_day_one(trans, sels, t))
             out += _declined(trans, sels, states, t, skill, r, idxs, passing)
     return out
+
+
+def past_day_one(trans: Transitions, sels: list, t: int) -> z3.BoolRef:
+    """A "day" move came among the first t moves: move t is not on the game's first day."""
+    day = day_moves(trans)
+    return z3.Or([_among(sels[x], day) for x in range(t)] + [z3.BoolVal(False, trans.world.ctx)])
 
 
 def collected_at_phase_start(trans: Transitions, sels: list, states: list) -> list:
@@ -879,6 +901,8 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
         for j in range(t):
             r = _rank_of(trans, sels[j])
             parts.append(z3.Implies(today[j], z3.Or(r == -1, r <= min(ranks))))
+        if trans.day_one is not None:   # the first day begins where the text says
+            parts.append(z3.Or(past_day_one(trans, sels, t), min(ranks) >= trans.day_one))
     extra = extra_uses(rs)
     for mv in window:
         count = _daily(mv, extra)
@@ -910,8 +934,11 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
         for skill, r, idxs in _forced_phase_skills(trans):
             if r < min(ranks):
                 key = (id(states), id(sels), t, skill.uid, r)
+                # on the first day a phase before the one it begins with never comes
+                passing = past_day_one(trans, sels, t) if trans.day_one is not None and r < trans.day_one else \
+                    z3.BoolVal(True, ctx)
                 if key not in memo:
-                    memo[key] = (states, sels, _declined(trans, sels, states, t, skill, r, idxs, z3.BoolVal(True, ctx)))
+                    memo[key] = (states, sels, _declined(trans, sels, states, t, skill, r, idxs, passing))
                 parts += memo[key][2]
     if states is not None:
         world = trans.world
@@ -1008,13 +1035,15 @@ def _phase_rank(rs, phases) -> int | None:
 
 def phase_order(trans: Transitions, sels: list) -> list:
     """Within a day, skill uses follow the order of their phases (the witch after the
-    wolves); a "day" move starts the next day."""
+    wolves); a "day" move starts the next day. The first day begins where the text says
+    (begins_with, unless quiet days came first)."""
     ranked = [(i, r) for i, mv in enumerate(trans.moves) if (r := _rank(trans.world.rs, mv)) is not None]
-    if len({r for _, r in ranked}) < 2 or len(sels) < 2:
+    if (len({r for _, r in ranked}) < 2 or len(sels) < 2) and trans.day_one is None:
         return []
     ctx = sels[0].ctx
     day = day_moves(trans)
-    out, now = [], z3.IntVal(-1, ctx)
+    # the first day begins where the text says (begins_with): its earlier phases do not happen
+    out, now = [], z3.IntVal(-1 if trans.day_one is None else trans.day_one, ctx)
     by_rank: dict[int, list[int]] = {}
     for i, r in ranked:
         by_rank.setdefault(r, []).append(i)
