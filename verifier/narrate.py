@@ -123,12 +123,29 @@ def _setup_origin(rs: Ruleset, st: dict, i: int, labels: list[str]) -> str:
     return "；".join(told)
 
 
+def _setup_moment(rs: Ruleset, skills) -> str:
+    """When setup skills act, in the text's words: a one-off phase's end or start for a
+    trigger on it (竞选结束时), the phase of a timed one (第零日夜晚); 开局时 otherwise or when
+    they differ."""
+    said = set()
+    for s in skills:
+        trig = s.trigger or {}
+        if trig.get("phase"):
+            said.add(f"{trig['phase']}{'开始时' if trig.get('event') == 'phase_start' else '结束时'}")
+        elif s.timing and len(s.timing) == 1 and s.timing[0] not in ("开局", "开局时"):
+            said.add(s.timing[0])
+        else:
+            said.add("开局时")
+    return said.pop() if len(said) == 1 else "开局时"
+
+
 def _item_origin(rs: Ruleset, items: list[str]) -> str:
     """How an item held when setup ends came to its holder: the setup skills that give it."""
-    givers = sorted({f"{s.owner_text}的{s.shown}" for s in rs.skills if at_setup(rs, s)
-                     for e in s.all_effects() if e.kind == "give_item" and isinstance(e.args, dict)
-                     and e.args.get("item") in items})
-    return f"（开局时经{'或'.join(givers)}获得）" if givers else ""
+    skills = [s for s in rs.skills if at_setup(rs, s) and
+              any(e.kind == "give_item" and isinstance(e.args, dict) and e.args.get("item") in items
+                  for e in s.all_effects())]
+    givers = sorted({f"{s.owner_text}的{s.shown}" for s in skills})
+    return f"（{_setup_moment(rs, skills)}经{'或'.join(givers)}获得）" if givers else ""
 
 
 # Per-player yes/no values: (word when true, word when false, how the name is bracketed).
