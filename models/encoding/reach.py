@@ -1038,7 +1038,7 @@ def phase_order(trans: Transitions, sels: list) -> list:
     wolves); a "day" move starts the next day. The first day begins where the text says
     (begins_with, unless quiet days came first)."""
     ranked = [(i, r) for i, mv in enumerate(trans.moves) if (r := _rank(trans.world.rs, mv)) is not None]
-    if (len({r for _, r in ranked}) < 2 or len(sels) < 2) and trans.day_one is None:
+    if not sels or (len({r for _, r in ranked}) < 2 or len(sels) < 2) and trans.day_one is None:
         return []
     ctx = sels[0].ctx
     day = day_moves(trans)
