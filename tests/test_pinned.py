@@ -215,9 +215,9 @@ def test_an_order_game_with_a_detour_is_asked_for_again_without_it():
 
 def test_a_plain_game_casts_no_ballot_for_oneself():
     """A vote-out that rests on the one voted out voting for himself reads as a trick: the
-    plain game (detours.no_odd_moves) has none, and self_voted tells a found game that does."""
+    plain game (detours.no_odd_moves) has none, and detoured_game tells a found game that does."""
     import z3
-    from models.encoding.detours import no_odd_moves, self_voted
+    from models.encoding.detours import detoured_game, no_odd_moves
     from tests.test_vote_out import _ruleset as voting
     rs = voting(weights=True)
     world = World(rs, 4)
@@ -227,7 +227,7 @@ def test_a_plain_game_casts_no_ballot_for_oneself():
     own = z3.Or([st[("ballot", v)] == v for st in u.states[1:] for v in range(4)])
     budget = solver.rlimit * 20
     found = solver.check(u.constraints + [own], "self-vote", rlimit=budget)
-    assert found.sat and self_voted(found.model, u, 2)
+    assert found.sat and detoured_game(found.model, u, 2)
     assert solver.check(u.constraints + [own] + no_odd_moves(u, 2), "self-vote", rlimit=budget).status == "unsat"
 
 
@@ -279,3 +279,28 @@ def test_a_trail_keeps_the_ballots_of_its_vote_outs():
     v = next(i for i, b in enumerate(cast) if b >= 0)
     other = z3.Or([u.states[1][("ballot", v)] != cast[v]])
     assert solver.check(u.constraints + pinned(u, trail) + [other], "vote", rlimit=budget).status == "unsat"
+
+
+def test_a_plain_game_uses_no_harmless_skill_on_a_player_already_out():
+    """The seer checking a dead player reads as a detour: a plain game (no_odd_moves) has none,
+    and detoured_game tells a found game that does. A knife on the out is no such detour."""
+    import z3
+    from models.encoding.detours import detoured_game, no_odd_moves
+    from tests.inline_rulesets import one_each
+    source = "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n刺杀[夜晚]：令一名角色出局。\n查验[夜晚]：查验一名角色。\n（空行）\n每天夜晚。\n"
+    skills = {"甲": [{"name": "刺杀", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {"other": True}},
+                     "effects": [{"out": {"who": "target", "cause": "刺杀"}}]}],
+              "乙": [{"name": "查验", "src": 4, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {"other": True}},
+                     "effects": [{"grant_status": {"who": "target", "status": "被查验", "duration": "permanent"}}]}],
+              "丙": [], "丁": []}
+    rs = one_each(skills, source, ["被查验"], phases=("夜晚",), depth=2)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 2, trace_skills(rs, world), symmetric=False)
+    check_on_out = [n for n, mv in enumerate(u.trans.moves) if mv.skill is not None and mv.skill.name == "查验"]
+    dead_check = z3.Or([z3.And(u.sels[1] == n, z3.Not(u.states[1][("alive", u.trans.moves[n].binding.targets[0])]))
+                        for n in check_on_out])
+    budget = solver.rlimit * 20
+    found = solver.check(u.constraints + [dead_check], "dead-check", rlimit=budget)
+    assert found.sat and detoured_game(found.model, u, 2)
+    assert solver.check(u.constraints + [dead_check] + no_odd_moves(u, 2), "dead-check", rlimit=budget).status == "unsat"

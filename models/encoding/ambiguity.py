@@ -17,7 +17,7 @@ from .quiet import answers_going_out
 from .reach import (Move, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
                     idle_choices, inner_bindings, move_json, move_text, phase_after, phase_named, phase_trigger,
                     quiet_days_text, readings_of, setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
-from .detours import no_odd_moves, odd_use, self_voted
+from .detours import detoured_game, no_odd_moves, odd_use
 from .pinned import canon as _canon, moves_pinned, pinned, trail_json
 from .rest_triggers import silent_rest_at
 from .scenarios import _shared, matters, shortest
@@ -51,7 +51,7 @@ class ReadingResult:
     chosen: list = field(default_factory=list)  # the options the use's choose effects took (“所选：…”)
     told_moves: list = field(default_factory=list)  # the moves of the history, one per told line
     trail: dict = field(default_factory=dict)  # the game to ask for first next time (pinned.trail_json)
-    self_votes: bool = False   # a vote-out of the history rests on a ballot cast for oneself
+    detoured: bool = False   # a ballot for oneself or a use on the out in the history (detours)
     phase: str | None = None   # the phase a use without a timing of its own was made in
 
 
@@ -229,7 +229,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                  [move_json(mv) for _, mv in played], [mv.role for _, mv in quiet],
                                  [d for d, _ in quiet], first_day, others, pins,
                                  choices_text(m, world, use, idle_choices(m, u, u.states[t], use)),
-                                 [mv for text, mv in played if text], trail, self_voted(m, u, t),
+                                 [mv for text, mv in played if text], trail, detoured_game(m, u, t),
                                  None if skill.timing or at_setup else phase_named(world, m, u, t))
     return ReadingResult(ans)
 

@@ -31,9 +31,19 @@ def odd_use(skill: Skill, self_slot: int, targets, camp) -> z3.BoolRef | bool:
     return z3.Or(same) if same and isinstance(same[0], z3.BoolRef) else any(same)
 
 
+def on_the_out(skill: Skill, targets, alive) -> z3.BoolRef | bool:
+    """A skill that does not harm its targets used on a player already out (the seer checks a
+    dead player). alive(x): player x is alive (a term, or a value)."""
+    if harms_targets(skill):
+        return False
+    out = [alive(x) for x in targets]
+    return z3.Or([z3.Not(a) for a in out]) if out and isinstance(out[0], z3.BoolRef) else not all(out)
+
+
 def no_odd_moves(u, upto: int) -> list:
-    """The first upto moves of an unrolled game are no odd uses (odd_use) and no vote-out
-    among them rests on a ballot cast for oneself."""
+    """The first upto moves of an unrolled game are no odd uses (odd_use), none uses a skill
+    that does not harm on a player already out (on_the_out), and no vote-out among them rests
+    on a ballot cast for oneself."""
     out = [st[("ballot", v)] != v for st in u.states[1:upto + 1] for v in range(u.trans.world.k)
            if ("ballot", v) in st.terms]
     for s in range(upto):
@@ -41,6 +51,9 @@ def no_odd_moves(u, upto: int) -> list:
         for n, mv in enumerate(u.trans.moves):
             if mv.skill is None or mv.binding is None or not mv.binding.targets:
                 continue
+            dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=st: st[("alive", x)])
+            if dead is not False:
+                out.append(z3.Implies(u.sels[s] == n, z3.Not(dead)))
             odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)])
             if odd is True:
                 out.append(u.sels[s] != n)
@@ -58,7 +71,17 @@ def odd_moves(rs, moves: list[dict], camp: dict) -> bool:
                for mv in moves)
 
 
-def self_voted(m, u, upto: int) -> bool:
-    """In the model's game, someone cast a ballot for himself in the first upto moves."""
-    return any(z3.is_true(m.eval(st[("ballot", v)] == v, model_completion=True))
-               for st in u.states[1:upto + 1] for v in range(u.trans.world.k) if ("ballot", v) in st.terms)
+def detoured_game(m, u, upto: int) -> bool:
+    """In the model's game, someone cast a ballot for himself in the first upto moves, or used
+    a skill that does not harm on a player already out (on_the_out): a story to ask again."""
+    if any(z3.is_true(m.eval(st[("ballot", v)] == v, model_completion=True))
+           for st in u.states[1:upto + 1] for v in range(u.trans.world.k) if ("ballot", v) in st.terms):
+        return True
+    for s in range(min(upto, len(u.sels))):
+        mv = u.trans.moves[m.eval(u.sels[s], model_completion=True).as_long()] if \
+            0 <= m.eval(u.sels[s], model_completion=True).as_long() < len(u.trans.moves) else None
+        if mv is not None and mv.skill is not None and mv.binding is not None and mv.binding.targets:
+            dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=u.states[s]: st[("alive", x)])
+            if dead is not False and z3.is_true(m.eval(dead, model_completion=True)):
+                return True
+    return False

@@ -56,7 +56,7 @@ class OrderResult:
     idle_choices: set = field(default_factory=set)   # (0 = a / 1 = b, effect uid): a choice whose guard did not hold
     turn_failed: tuple = ([], [])    # why b (a then b) and a (b then a) no longer happened at their turn
     trail: dict = field(default_factory=dict)        # the game to ask for first next time (confirm_order)
-    self_votes: bool = False                         # a vote-out of the history rests on a ballot for oneself
+    detoured: bool = False                         # a ballot for oneself or a use on the out (detours)
 
 
 def in_one_window(uses: list[Use]) -> list[Use]:
@@ -213,7 +213,7 @@ def confirm_orders(world: World, solver: Solver, situations: list[tuple[list[Use
     cs, pre, ab, ba, keys, guards, turns = game.payload
     res = _decoded(world, game.answer, game.s0, pre, ab, ba, keys)
     res.history, res.dealt, res.table, res.trail = game.history, game.dealt, game.table, game.trail
-    res.self_votes = game.self_votes
+    res.detoured = game.detoured
     m = game.answer.model
     res.idle_choices = {key for key, g in guards.items() if not z3.is_true(m.eval(g, model_completion=True))}
     res.turn_failed = tuple([why for why, term in checks if z3.is_true(m.eval(term, model_completion=True))]
@@ -233,7 +233,7 @@ class Game:
     table: tuple | None = None
     option: int = 0            # which of in_games' options the game reached
     trail: dict = field(default_factory=dict)   # the game to ask for first next time (pinned.trail_json)
-    self_votes: bool = False   # a vote-out of the history rests on a ballot cast for oneself (detours)
+    detoured: bool = False   # a ballot for oneself or a use on the out in the history (detours)
 
 
 def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: list, purpose: str,
@@ -255,7 +255,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
     first one's answer is returned. pin: a trail found before (Game.trail): only that game,
     its moves fixed, is asked for (unsat: it no longer reaches a situation). plain: no move of
     the game before the situation is a detour (detours.no_odd_moves)."""
-    from .detours import no_odd_moves, self_voted
+    from .detours import detoured_game, no_odd_moves
     from .pinned import pinned, trail_json
     from .rest_triggers import silent_rest_at
     from .reach import game_day, game_over, history_of, phase_after, unrolled, window_follows
@@ -321,7 +321,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
         ans, t = shortest(solver, u, base, at[i], ans, t, purpose)
     return Game(ans, s0, payloads[i], history_of(ans.model, u, t), concrete(ans.model, u.states[0], world.sorts),
                 composition(ans.model, u.table) if u.table else None, option=i, trail=trail_json(ans.model, u, t),
-                self_votes=self_voted(ans.model, u, t))
+                detoured=detoured_game(ans.model, u, t))
 
 
 def _just_went_out(window: list[Use], states: list, t: int) -> z3.BoolRef:

@@ -136,7 +136,7 @@ def _plain(rs, skill, game) -> bool:
     b = game.binding
     if b.targets and odd_use(skill, b.self_slot, b.targets, lambda x: game.start.get(("faction", x))):
         return False
-    if game.self_votes or odd_moves(rs, game.moves, game.dealt or game.start):
+    if game.detoured or odd_moves(rs, game.moves, game.dealt or game.start):
         return False
     players = [p for p in map(player_of, game.differing) if p is not None]
     return not players or any(game.start.get(("alive", p), True) for p in players)

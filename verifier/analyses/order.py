@@ -316,7 +316,7 @@ def _detour(cx: Context, cand: Candidate, res) -> bool:
     """A use of the window or a move before it is a detour (detours.odd_use), or a vote-out
     before it rests on a ballot cast for oneself."""
     camp = lambda x: res.start.get(("faction", x))   # noqa: E731
-    return res.self_votes or any(u.binding.targets and odd_use(u.skill, u.binding.self_slot, u.binding.targets, camp) is True
+    return res.detoured or any(u.binding.targets and odd_use(u.skill, u.binding.self_slot, u.binding.targets, camp) is True
                for u in list(cand.scene) + [cand.a, cand.b]) or \
         odd_moves(cx.rs, [move_json(mv) for _, mv in res.history], res.dealt or res.start)
 
