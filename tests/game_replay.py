@@ -214,6 +214,42 @@ def _forced(rs) -> list:
     return out
 
 
+def _forced_on_going_out(rs) -> list:
+    """Triggers on a player's going out their holder cannot decline (a forced tag, or the
+    text's `mandatory` without a condition), read from the YAML."""
+    forced = {t["name"] for t in rs.raw.get("tags") or [] if t.get("meaning") == "forced"}
+    out = []
+    for s in rs.skills:
+        raw = _raw(rs, s)
+        duty = set(raw.get("tags") or []) & forced or (raw.get("mandatory") and not raw["mandatory"].get("if"))
+        if (s.trigger or {}).get("event") in ON_GOING_OUT and duty:
+            out.append(s)
+    return out
+
+
+def _owed_after(rs, it, owed: list, before, after, move) -> list:
+    """The forced going-out triggers owed once a move is made: those of the players it put
+    out are added, the one it fired is paid."""
+    if before is None:
+        return owed
+    if move is not None and move["move"] == "skill":
+        victim = move["others"].get("victim", move["self"])
+        owed = [o for o in owed if (o[0].uid, o[1], o[2]) != (move["skill"], move["self"], victim)]
+    gone = [v for v in range(it.k) if before[("alive", v)] and not after[("alive", v)]]
+    return owed + [(s, h, v) for v in gone for s in _forced_on_going_out(rs) for h in range(it.k)]
+
+
+def _owed_fired(it, owed: list, st) -> None:
+    """Play goes on past a going out: each forced trigger on it has fired, or its holder can
+    no longer use it there, or it would change nothing."""
+    for skill, holder, victim in owed:
+        for b in bf.bindings(it, skill):
+            if b.self_slot != holder or dict(b.others).get("victim", b.self_slot) != victim:
+                continue
+            if it.enabled(st, skill, b) and _changes(it, st, it.run(st, skill, b)):
+                raise Illegal(f"{skill.name} is forced and did not fire on a going out")
+
+
 def _setup_skills(rs) -> list:
     """The skills of the one-off phases (before day 1), in the order a judge resolves them:
     triggers on setup, then phase by phase its start triggers, the skills used in it, its end
@@ -391,10 +427,17 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
     setup_over = {("phase_is", p.name): False for p in rs.phases if p.once}
     loud = _loud_outside(rs, it)
     _duty_outside(rs, it)
+    owed: list = []   # (skill, holder, victim): forced triggers on a going out not yet fired
+    last, last_move = None, None
     for n, mv in enumerate(game["moves"]):
         at_start = st
         if where is not None:
             where["at"] = n
+        owed = _owed_after(rs, it, owed, last, st, last_move)
+        if not (mv["move"] == "skill" and (by_uid[mv["skill"]].trigger or {}).get("event") in ON_GOING_OUT):
+            _owed_fired(it, owed, st)   # the run of going-out triggers is over
+            owed = []
+        last, last_move = st, mv
         if switch is not None and n == switch[0]:
             st = st.set(switch[1])
         st = st.set({("game_day",): today} | setup_over)   # what a condition on the day (第一天…) reads

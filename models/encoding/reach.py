@@ -581,7 +581,8 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
     cs += phased
     cs += use_limits(trans, sels, states) + going_out_timing(trans, sels, states) + phase_order(trans, sels) + \
         no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
-        collected_at_phase_start(trans, sels, states) + forced_in_phase(trans, sels, states)
+        collected_at_phase_start(trans, sels, states) + forced_in_phase(trans, sels, states) + \
+        owed_triggers(trans, sels, states)
     cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days, choices, nows, init)
     return cache[key]
 
@@ -1061,13 +1062,7 @@ def going_out_timing(trans: Transitions, sels: list, states: list) -> list:
     its victim out (or was another such trigger: a chain), and once per going out (a trace
     has one going out per player)."""
     out = []
-    groups: dict[tuple, list[int]] = {}
-    for idx, mv in enumerate(trans.moves):
-        trig = (mv.skill.trigger or {}) if mv.skill is not None else {}
-        if trig.get("event") not in ("went_out", "killed"):
-            continue
-        victim = dict(mv.binding.others).get("victim", mv.binding.self_slot)
-        groups.setdefault((mv.skill.uid, mv.binding.self_slot, victim), []).append(idx)
+    groups = _going_out_groups(trans)
     chain = [i for g in groups.values() for i in g]
     for (_, _, victim), idxs in sorted(groups.items(), key=repr):
         for t, sel in enumerate(sels):
@@ -1079,6 +1074,47 @@ def going_out_timing(trans: Transitions, sels: list, states: list) -> list:
             out.append(z3.Implies(this, just))
         if len(sels) > 1:
             out.append(z3.Sum([z3.If(_among(sel, idxs), 1, 0) for sel in sels]) <= 1)
+    return out
+
+
+def _going_out_groups(trans: Transitions) -> dict[tuple, list[int]]:
+    """(skill uid, holder, victim) -> the moves of a trigger answering that player's going out."""
+    groups: dict[tuple, list[int]] = {}
+    for idx, mv in enumerate(trans.moves):
+        trig = (mv.skill.trigger or {}) if mv.skill is not None else {}
+        if trig.get("event") not in ("went_out", "killed"):
+            continue
+        victim = dict(mv.binding.others).get("victim", mv.binding.self_slot)
+        groups.setdefault((mv.skill.uid, mv.binding.self_slot, victim), []).append(idx)
+    return groups
+
+
+def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
+    """A forced trigger answering a player's going out (强制: a shot, a relic handed on) fires in
+    the run of such triggers that follows it: the first later move that is not one comes only
+    after each forced trigger on that going out has fired, unless its holder can no longer use
+    it there (re-checked at that point) or it would change nothing."""
+    world = trans.world
+    groups = _going_out_groups(trans)
+    chain = [i for g in groups.values() for i in g]
+    skill_of = {mv.skill.uid: mv.skill for mv in trans.moves if mv.skill is not None}
+    out = []
+    for (uid, _, victim), idxs in sorted(groups.items(), key=repr):
+        skill = skill_of[uid]
+        if not forced(world.rs, skill) or duty_if(world.rs, skill) is not None:
+            continue
+        owed = {}
+        for s in range(1, len(sels)):
+            # usable where the run ends, and it would change something
+            owed[s] = z3.Or([z3.And(world.enabled(states[s], skill, trans.moves[i].binding),
+                                    _would_change(world, states[s], skill, trans.moves[i].binding)) for i in idxs])
+        for t in range(len(sels)):
+            went = z3.And(states[t][("alive", victim)], z3.Not(states[t + 1][("alive", victim)]))
+            for s in range(t + 1, len(sels)):
+                run = [_among(sels[x], chain) for x in range(t + 1, s)]
+                fired = z3.Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, world.ctx)])
+                ends = z3.And(z3.Not(_among(sels[s], chain)), sels[s] != -1)
+                out.append(z3.Not(z3.And([went, ends, z3.Not(fired), owed[s]] + run)))
     return out
 
 

@@ -1,0 +1,77 @@
+"""A forced trigger answering a going out (强制) fires before play goes on: a game where a
+player goes out and the next thing that happens is a new day, with the watcher's forced
+trigger never fired, is not a game these rules allow."""
+from __future__ import annotations
+
+import z3
+
+from models.encoding.reach import day_moves, unrolled
+from models.encoding.solver import Solver
+from models.encoding.world import World
+from tests.inline_rulesets import one_each
+from verifier.analyses.pending import trace_skills
+
+SOURCE = ("# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n刺杀[夜晚]：令一名其他角色出局。\n"
+          "守望[强制]：其他角色出局时，乙获得[灯]。\n（空行）\n每天夜晚。\n")
+
+
+def _ruleset(forced: bool):
+    skills = {"甲": [{"name": "刺杀", "src": 3, "timing": ["夜晚"],
+                     "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
+                     "effects": [{"out": {"who": "target", "cause": "刺杀"}}]}],
+              "乙": [{"name": "守望", "src": 4, "tags": ["强制"] if forced else [],
+                     "trigger": {"event": "went_out", "on": {"other": True}, "cause": "any"},
+                     "effects": [{"grant_status": {"who": "self", "status": "灯", "duration": "permanent"}}]}],
+              "丙": [], "丁": []}
+    tags = [{"name": "强制", "src": 4, "meaning": "forced"}]
+    return one_each(skills, SOURCE, ["灯"], phases=("夜晚",), depth=2, tags=tags)
+
+
+def _knife_then_next_day(rs) -> str:
+    """丙 is knifed (乙 alive in a slot), and the next move starts a new day."""
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 2, trace_skills(rs, world), symmetric=False)
+    roles = world.sorts.roles
+    st = u.states[0]
+    cast = [st[("role", 0)] == roles["甲"], st[("role", 1)] == roles["乙"], st[("role", 2)] == roles["丙"]]
+    knife = [n for n, mv in enumerate(u.trans.moves) if mv.skill is not None and mv.skill.name == "刺杀"
+             and mv.binding.targets == (2,)]
+    query = cast + [z3.Or([u.sels[0] == n for n in knife]), z3.Or([u.sels[1] == n for n in day_moves(u.trans)])]
+    return solver.check(u.constraints + query, "owed", rlimit=solver.rlimit * 20).status
+
+
+def test_a_forced_trigger_on_a_going_out_is_not_skipped():
+    assert _knife_then_next_day(_ruleset(forced=True)) == "unsat"
+    assert _knife_then_next_day(_ruleset(forced=False)) == "sat"
+
+
+def test_the_interpreter_refuses_play_past_an_unfired_forced_trigger():
+    """The interpreter reads the same from the YAML: after the knife, going on with 守望
+    unfired is refused when 守望 is forced."""
+    import brute_force as bf
+    import pytest
+    from models.encoding.decode import concrete
+    from models.encoding.reach import move_json
+    from tests.game_replay import Illegal, _owed_after, _owed_fired
+    loose = _ruleset(forced=False)
+    world = World(loose, 4)
+    solver = Solver(world.ctx, int(loose.bounds["rlimit"]))
+    u = unrolled(world, solver, 2, trace_skills(loose, world), symmetric=False)
+    roles = world.sorts.roles
+    cast = [u.states[0][("role", 0)] == roles["甲"], u.states[0][("role", 1)] == roles["乙"]]
+    knife = [n for n, mv in enumerate(u.trans.moves) if mv.skill is not None and mv.skill.name == "刺杀"
+             and mv.binding.targets == (2,)]
+    ans = solver.check(u.constraints + cast + [z3.Or([u.sels[0] == n for n in knife])], "owed-i",
+                       rlimit=solver.rlimit * 20)
+    assert ans.sat
+    before, after = (concrete(ans.model, u.states[t], world.sorts) for t in (0, 1))
+    move = move_json(u.trans.moves[ans.model.eval(u.sels[0]).as_long()])
+    for forced in (True, False):
+        rs = _ruleset(forced)
+        it = bf.Interp(rs, 4)
+        owed = _owed_after(rs, it, [], bf.View(before), bf.View(after), move)
+        assert bool(owed) == forced
+        if forced:
+            with pytest.raises(Illegal):
+                _owed_fired(it, owed, bf.View(after))
