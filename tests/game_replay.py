@@ -63,11 +63,17 @@ def _vote_rank(rs) -> int | None:
     return None if r is None else 3 * r + 1
 
 
+def _forced_tags(rs) -> set:
+    """The tags whose holder cannot decline the skill: meaning forced ([强制]) or locked (锁定技,
+    which the encodings' own assumptions define so), read from the YAML."""
+    return {t["name"] for t in rs.raw.get("tags") or [] if t.get("meaning") in ("forced", "locked")}
+
+
 def _loud_outside(rs, it) -> dict:
     """identity outside the slots -> the events on others its forced triggers answer, as
     (event, faction of an elimination, cause of a going out, filter on who goes out) (read from
     the YAML: a tag whose meaning is forced; a trigger that only tells is silent)."""
-    forced = {t["name"] for t in rs.raw.get("tags") or [] if t.get("meaning") == "forced"}
+    forced = _forced_tags(rs)
     out: dict = {}
     for role in rs.raw.get("roles") or []:
         if not it.table or role["name"] not in it.table.get("rest", {}):
@@ -199,8 +205,9 @@ class Illegal(Exception):
 
 
 def _forced(rs) -> list:
-    """(skill, its rank in the day) for each skill with a timing its holder cannot decline,
-    and each trigger on a phase's start or end (it fires whenever it would change something)."""
+    """(skill, its rank in the day) for each skill with a timing its holder cannot decline
+    (one that only tells changes nothing: whether it was used is the same game), and each
+    trigger on a phase's start or end (it fires whenever it would change something)."""
     out = []
     for s in rs.skills:
         if _phase_event(s):
@@ -208,8 +215,8 @@ def _forced(rs) -> list:
                 out.append((s, _day_rank(rs, s)))
             continue
         r = None if s.trigger else _day_rank(rs, s)
-        if r is not None and (any(t in rs.tags and rs.tags[t].meaning == "forced" for t in s.tags) or
-                              _raw(rs, s).get("mandatory")):
+        if r is not None and (set(s.tags) & _forced_tags(rs) or _raw(rs, s).get("mandatory")) and \
+                any(e.kind != "info" for e in s.all_effects()):
             out.append((s, r))
     return out
 
@@ -217,7 +224,7 @@ def _forced(rs) -> list:
 def _forced_on_going_out(rs) -> list:
     """Triggers on a player's going out their holder cannot decline (a forced tag, or the
     text's `mandatory` without a condition), read from the YAML."""
-    forced = {t["name"] for t in rs.raw.get("tags") or [] if t.get("meaning") == "forced"}
+    forced = _forced_tags(rs)
     out = []
     for s in rs.skills:
         raw = _raw(rs, s)
@@ -272,7 +279,7 @@ def _bound_at_setup(rs, it, skill, i: int, st) -> bool:
     """Holder i cannot decline the setup skill: a trigger, a forced tag, or the text's
     `mandatory` (with its `if`, only while that holds)."""
     raw = _raw(rs, skill)
-    if skill.trigger or any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags):
+    if skill.trigger or set(skill.tags) & _forced_tags(rs):
         return True
     duty = raw.get("mandatory")
     return bool(duty) and (duty.get("if") is None or it.cond(duty["if"], {"self": i}, st))
@@ -314,7 +321,7 @@ def _duty_outside(rs, it) -> None:
     if not it.table:
         return
     once = {p["name"] for p in rs.raw.get("phases") or [] if p.get("once")}
-    forced = {t["name"] for t in rs.raw.get("tags") or [] if t.get("meaning") == "forced"}
+    forced = _forced_tags(rs)
     for role in rs.raw.get("roles") or []:
         if it.table["rest"].get(role["name"], 0) <= 0:
             continue

@@ -19,16 +19,25 @@ def answers_going_out(skill: Skill) -> bool:
     return (skill.trigger or {}).get("event") in ON_GOING_OUT
 
 
+# tag meanings whose holder cannot decline the skill: 强制, and 锁定技 as the encodings'
+# own assumptions define it (满足条件即必定生效、不可选择不发动)
+FORCED_MEANINGS = ("forced", "locked")
+
+
+def _forced_tag(rs: Ruleset, skill: Skill) -> bool:
+    return any(t in rs.tags and rs.tags[t].meaning in FORCED_MEANINGS for t in skill.tags)
+
+
 def forced(rs: Ruleset, skill: Skill) -> bool:
-    """Its holder cannot decline it: a tag of the skill means forced ([强制]), or the text's
-    own words say so (`mandatory`: 需选择, 每晚必须; perhaps only while duty_if holds)."""
-    return bool(skill.mandatory) or any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags)
+    """Its holder cannot decline it: a tag of the skill means forced ([强制], 锁定技), or the
+    text's own words say so (`mandatory`: 需选择, 每晚必须; perhaps only while duty_if holds)."""
+    return bool(skill.mandatory) or _forced_tag(rs, skill)
 
 
 def duty_if(rs: Ruleset, skill: Skill) -> dict | None:
     """The condition under which a forced skill binds its holder (None: always): a duty the
     text states only under a condition, unless a tag or being a trigger forces it anyway."""
-    if skill.trigger or any(t in rs.tags and rs.tags[t].meaning == "forced" for t in skill.tags):
+    if skill.trigger or _forced_tag(rs, skill):
         return None
     return skill.mandatory_if
 
@@ -47,7 +56,7 @@ def setup_forced(rs: Ruleset, skill: Skill) -> bool:
     return bool(skill.trigger) or forced(rs, skill)
 
 
-def _changes_state(skill: Skill) -> bool:
+def changes_state(skill: Skill) -> bool:
     return any(e.kind != "info" for e in skill.all_effects())
 
 
@@ -81,7 +90,7 @@ def quiet_identities(rs: Ruleset, identities) -> tuple[str, ...]:
         if on_own_going_out(trig) and s.owner_role:
             loud.add(s.owner_role)
             continue
-        if trig.get("event") in ("phase_start", "phase_end") and not _changes_state(s):
+        if trig.get("event") in ("phase_start", "phase_end") and not changes_state(s):
             continue
         return ()   # fires on someone else's vote-out, a faction's end or every night
     return tuple(r for r in identities if r not in loud)

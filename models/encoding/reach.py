@@ -14,7 +14,7 @@ from .semantics import Unbound
 from .solver import Answer, Solver
 from .sorts import RECORDS, State, cause_index, daily_extra_uses
 from .readings import reads_reading
-from .quiet import answers_going_out, duty_if, forced, on_own_going_out, quiet_identities, setup_forced
+from .quiet import answers_going_out, changes_state, duty_if, forced, on_own_going_out, quiet_identities, setup_forced
 from .rest_triggers import duties_in_slots, silent_rest
 from .table import Table, at_table, composition, deal_table, players_range
 from .world import Binding, World, mentions_target
@@ -787,8 +787,8 @@ def _forced_phase_skills(trans: Transitions) -> list[tuple[Skill, int, list[int]
             r = _in_phase(_phase_rank(rs, [s.trigger["phase"]]), 0 if s.trigger["event"] == "phase_start" else 2)
         else:
             r = _skill_rank(rs, s)
-            if not forced(rs, s):
-                r = None
+            if not forced(rs, s) or not changes_state(s):
+                r = None   # one that only tells changes nothing: used or not, the same game
         if r is not None:
             out.append((s, r, [i for i, mv in enumerate(trans.moves) if mv.skill is s]))
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from models.domain import Effect, Skill
+from models.encoding.quiet import FORCED_MEANINGS
 from models.encoding.readings import reads_reading
 from models.encoding.scenarios import Use, conflict_at_effect
 from models.encoding.world import Binding
@@ -19,7 +20,7 @@ WHAT_ZH = {"faction_change": "改变阵营", "out": "出局", "damage": "受到�
 
 
 def _forced_tags(cx: Context) -> set[str]:
-    return {t.name for t in cx.rs.tags.values() if t.meaning in ("forced", "locked")}
+    return {t.name for t in cx.rs.tags.values() if t.meaning in FORCED_MEANINGS}
 
 
 def _who_slot(e: Effect) -> str:
