@@ -221,17 +221,30 @@ def _forced(rs) -> list:
     return out
 
 
-def _forced_on_going_out(rs) -> list:
-    """Triggers on a player's going out their holder cannot decline (a forced tag, or the
-    text's `mandatory` without a condition), read from the YAML."""
+def _forced_on_going_out(rs, events=ON_GOING_OUT) -> list:
+    """Triggers on a player's going out (or, events=("about_to_go_out",), being about to) their
+    holder cannot decline (a forced or locked tag, or the text's `mandatory` without a
+    condition), read from the YAML."""
     forced = _forced_tags(rs)
     out = []
     for s in rs.skills:
         raw = _raw(rs, s)
         duty = set(raw.get("tags") or []) & forced or (raw.get("mandatory") and not raw["mandatory"].get("if"))
-        if (s.trigger or {}).get("event") in ON_GOING_OUT and duty:
+        if (s.trigger or {}).get("event") in events and duty:
             out.append(s)
     return out
+
+
+def _replaced_before_outs(rs, it, st, replaced: set) -> None:
+    """The pending outs happen (天亮, a settling): each forced trigger answering a player about
+    to go out (a replacement) has fired, or cannot be used, or would change nothing."""
+    for skill in _forced_on_going_out(rs, ("about_to_go_out",)):
+        for b in bf.bindings(it, skill):
+            victim = dict(b.others).get("victim", b.self_slot)
+            if not st[("dying", victim)] or (skill.uid, b.self_slot, victim) in replaced:
+                continue
+            if it.enabled(st, skill, b) and _changes(it, st, it.run(st, skill, b)):
+                raise Illegal(f"{skill.name} is forced and did not answer a player about to go out")
 
 
 def _owed_after(rs, it, owed: list, before, after, move) -> list:
@@ -435,12 +448,17 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
     loud = _loud_outside(rs, it)
     _duty_outside(rs, it)
     owed: list = []   # (skill, holder, victim): forced triggers on a going out not yet fired
+    replaced: set = set()   # (skill uid, holder, victim): triggers that answered one about to go out
     last, last_move = None, None
     for n, mv in enumerate(game["moves"]):
         at_start = st
         if where is not None:
             where["at"] = n
         owed = _owed_after(rs, it, owed, last, st, last_move)
+        if mv["move"] in ("settle", "day"):
+            _replaced_before_outs(rs, it, st, replaced)
+        elif mv["move"] == "skill" and (by_uid[mv["skill"]].trigger or {}).get("event") == "about_to_go_out":
+            replaced.add((mv["skill"], mv["self"], mv["others"].get("victim", mv["self"])))
         if not (mv["move"] == "skill" and (by_uid[mv["skill"]].trigger or {}).get("event") in ON_GOING_OUT):
             _owed_fired(it, owed, st)   # the run of going-out triggers is over
             owed = []

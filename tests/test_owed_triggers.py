@@ -75,3 +75,54 @@ def test_the_interpreter_refuses_play_past_an_unfired_forced_trigger():
         if forced:
             with pytest.raises(Illegal):
                 _owed_fired(it, owed, bf.View(after))
+
+
+def test_a_forced_replacement_answers_before_the_outs_happen():
+    """乙 knifed is about to go out; its forced 不屈 (免于出局) must answer before dawn makes
+    the outs happen: a game where the next day comes with 不屈 unfired is refused."""
+    source = ("# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n刺杀[夜晚]：对一名其他角色造成伤害。\n"
+              "不屈[强制]：乙即将出局时，免于出局。\n（空行）\n每天夜晚。\n")
+
+    def ruleset(forced: bool):
+        skills = {"甲": [{"name": "刺杀", "src": 3, "timing": ["夜晚"],
+                         "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
+                         "effects": [{"damage": {"who": "target", "kind": "刺杀"}}]}],
+                  "乙": [{"name": "不屈", "src": 4, "tags": ["强制"] if forced else [],
+                         "trigger": {"event": "about_to_go_out", "on": "self", "cause": "any"},
+                         "effects": [{"prevent_out": {"who": "self"}}]}],
+                  "丙": [], "丁": []}
+        return one_each(skills, source, [], phases=("夜晚",), depth=2, tags=[{"name": "强制", "src": 4, "meaning": "forced"}])
+
+    def knifed_then_dawn(rs) -> str:
+        world = World(rs, 4)
+        solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+        u = unrolled(world, solver, 2, trace_skills(rs, world), symmetric=False)
+        roles = world.sorts.roles
+        st = u.states[0]
+        cast = [st[("role", 0)] == roles["甲"], st[("role", 1)] == roles["乙"]]
+        knife = [n for n, mv in enumerate(u.trans.moves) if mv.skill is not None and mv.skill.name == "刺杀"
+                 and mv.binding.targets == (1,)]
+        dawn = [n for n, mv in enumerate(u.trans.moves) if mv.label in ("day", "settle")]
+        query = cast + [z3.Or([u.sels[0] == n for n in knife]), z3.Or([u.sels[1] == n for n in dawn])]
+        return solver.check(u.constraints + query, "owed-replacement", rlimit=solver.rlimit * 20).status
+    assert knifed_then_dawn(ruleset(forced=True)) == "unsat"
+    assert knifed_then_dawn(ruleset(forced=False)) == "sat"
+    # the interpreter reads the same: dawn with 乙 about to go out and 不屈 unfired is refused
+    import brute_force as bf
+    import pytest
+    from models.encoding.decode import concrete
+    from tests.game_replay import Illegal, _replaced_before_outs
+    loose = ruleset(forced=False)
+    world = World(loose, 4)
+    solver = Solver(world.ctx, int(loose.bounds["rlimit"]))
+    u = unrolled(world, solver, 2, trace_skills(loose, world), symmetric=False)
+    knife = [n for n, mv in enumerate(u.trans.moves) if mv.skill is not None and mv.skill.name == "刺杀"
+             and mv.binding.targets == (1,)]
+    ans = solver.check(u.constraints + [u.states[0][("role", 1)] == world.sorts.roles["乙"],
+                                        z3.Or([u.sels[0] == n for n in knife])], "owed-r-i", rlimit=solver.rlimit * 20)
+    assert ans.sat
+    after = bf.View(concrete(ans.model, u.states[1], world.sorts))
+    assert after[("dying", 1)]
+    _replaced_before_outs(loose, bf.Interp(loose, 4), after, set())
+    with pytest.raises(Illegal):
+        _replaced_before_outs(ruleset(forced=True), bf.Interp(ruleset(forced=True), 4), after, set())

@@ -1077,12 +1077,13 @@ def going_out_timing(trans: Transitions, sels: list, states: list) -> list:
     return out
 
 
-def _going_out_groups(trans: Transitions) -> dict[tuple, list[int]]:
-    """(skill uid, holder, victim) -> the moves of a trigger answering that player's going out."""
+def _going_out_groups(trans: Transitions, events=("went_out", "killed")) -> dict[tuple, list[int]]:
+    """(skill uid, holder, victim) -> the moves of a trigger answering that player's going out
+    (or, with events=("about_to_go_out",), that player's being about to go out)."""
     groups: dict[tuple, list[int]] = {}
     for idx, mv in enumerate(trans.moves):
         trig = (mv.skill.trigger or {}) if mv.skill is not None else {}
-        if trig.get("event") not in ("went_out", "killed"):
+        if trig.get("event") not in events:
             continue
         victim = dict(mv.binding.others).get("victim", mv.binding.self_slot)
         groups.setdefault((mv.skill.uid, mv.binding.self_slot, victim), []).append(idx)
@@ -1093,21 +1094,14 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
     """A forced trigger answering a player's going out (强制: a shot, a relic handed on) fires in
     the run of such triggers that follows it: the first later move that is not one comes only
     after each forced trigger on that going out has fired, unless its holder can no longer use
-    it there (re-checked at that point) or it would change nothing."""
+    it there (re-checked at that point) or it would change nothing. A forced one answering a
+    player about to go out (a replacement) fires before the outs happen."""
     world = trans.world
     groups = _going_out_groups(trans)
     chain = [i for g in groups.values() for i in g]
-    skill_of = {mv.skill.uid: mv.skill for mv in trans.moves if mv.skill is not None}
     out = []
-    for (uid, _, victim), idxs in sorted(groups.items(), key=repr):
-        skill = skill_of[uid]
-        if not forced(world.rs, skill) or duty_if(world.rs, skill) is not None:
-            continue
-        owed = {}
-        for s in range(1, len(sels)):
-            # usable where the run ends, and it would change something
-            owed[s] = z3.Or([z3.And(world.enabled(states[s], skill, trans.moves[i].binding),
-                                    _would_change(world, states[s], skill, trans.moves[i].binding)) for i in idxs])
+    for (uid, _, victim), idxs in _forced_groups(trans, groups):
+        owed = {s: _owed_at(trans, states[s], idxs) for s in range(1, len(sels))}
         for t in range(len(sels)):
             went = z3.And(states[t][("alive", victim)], z3.Not(states[t + 1][("alive", victim)]))
             for s in range(t + 1, len(sels)):
@@ -1115,7 +1109,30 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
                 fired = z3.Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, world.ctx)])
                 ends = z3.And(z3.Not(_among(sels[s], chain)), sels[s] != -1)
                 out.append(z3.Not(z3.And([went, ends, z3.Not(fired), owed[s]] + run)))
+    # a replacement (免于出局…) answers a player about to go out before the outs happen (天亮,
+    # a settling): a move that puts the pending outs into effect comes only once it fired
+    outs = [i for i, mv in enumerate(trans.moves) if mv.label in ("settle", "day")]
+    for (uid, _, victim), idxs in _forced_groups(trans, _going_out_groups(trans, ("about_to_go_out",))):
+        for s in range(len(sels)):
+            fired = z3.Or([_among(sels[x], idxs) for x in range(s)] + [z3.BoolVal(False, world.ctx)])
+            out.append(z3.Not(z3.And(_among(sels[s], outs), states[s][("dying", victim)], z3.Not(fired),
+                                     _owed_at(trans, states[s], idxs))))
     return out
+
+
+def _forced_groups(trans: Transitions, groups: dict) -> list:
+    """The groups (going_out groups) of a trigger its holder cannot decline."""
+    rs = trans.world.rs
+    skill_of = {mv.skill.uid: mv.skill for mv in trans.moves if mv.skill is not None}
+    return [(key, idxs) for key, idxs in sorted(groups.items(), key=repr)
+            if forced(rs, skill_of[key[0]]) and duty_if(rs, skill_of[key[0]]) is None]
+
+
+def _owed_at(trans: Transitions, st: State, idxs: list[int]) -> z3.BoolRef:
+    """One of these trigger moves can be used in st, and it would change something."""
+    world = trans.world
+    return z3.Or([z3.And(world.enabled(st, trans.moves[i].skill, trans.moves[i].binding),
+                         _would_change(world, st, trans.moves[i].skill, trans.moves[i].binding)) for i in idxs])
 
 
 def going_out_follows(trans: Transitions, states: list, t: int, skill: Skill, b: Binding) -> z3.BoolRef:
