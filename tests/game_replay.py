@@ -564,6 +564,9 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
                     upd[("cause", i)] = it.cause_value("投票")
                 if it.killers:
                     upd[("by", i)] = -1   # a vote-out has no killer
+                if not pending and bf.votes_can_pend(it, list(rs.skills)):
+                    # out at once: no forced answer to one about to go out would have answered
+                    _replaced_before_outs(rs, it, st.set({**upd, ("alive", i): True, ("dying", i): True}), replaced)
                 st = st.set(upd)
             elif mv["move"] == "vote-rest":
                 if st[("rest", mv["role"])] <= 0:

@@ -126,3 +126,28 @@ def test_a_forced_replacement_answers_before_the_outs_happen():
     _replaced_before_outs(loose, bf.Interp(loose, 4), after, set())
     with pytest.raises(Illegal):
         _replaced_before_outs(ruleset(forced=True), bf.Interp(ruleset(forced=True), 4), after, set())
+
+
+def test_a_vote_out_does_not_skip_a_forced_replacement():
+    """乙 voted out straight away (not left about to go out) would skip its forced 不屈: such a
+    vote-out is refused while 不屈 would answer it."""
+    source = ("# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n（空行）\n"
+              "不屈[强制]：乙即将出局时，免于出局。\n（空行）\n每天白天投票。\n")
+
+    def ruleset(forced: bool):
+        skills = {"甲": [], "乙": [{"name": "不屈", "src": 4, "tags": ["强制"] if forced else [],
+                                   "trigger": {"event": "about_to_go_out", "on": "self", "cause": "any"},
+                                   "effects": [{"prevent_out": {"who": "self"}}]}], "丙": [], "丁": []}
+        return one_each(skills, source, [], phases=("白天",), depth=2, voting={"src": 6, "weight_default": 1},
+                        tags=[{"name": "强制", "src": 4, "meaning": "forced"}])
+
+    def voted_out_at_once(rs) -> str:
+        world = World(rs, 4)
+        solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+        u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+        at_once = [n for n, mv in enumerate(u.trans.moves) if mv.label == "vote" and not mv.pending
+                   and mv.binding.self_slot == 1]
+        query = [u.states[0][("role", 1)] == world.sorts.roles["乙"], z3.Or([u.sels[0] == n for n in at_once])]
+        return solver.check(u.constraints + query, "owed-vote", rlimit=solver.rlimit * 20).status
+    assert voted_out_at_once(ruleset(forced=True)) == "unsat"
+    assert voted_out_at_once(ruleset(forced=False)) == "sat"

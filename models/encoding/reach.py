@@ -1113,11 +1113,25 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
     # a settling): a move that puts the pending outs into effect comes only once it fired
     outs = [i for i, mv in enumerate(trans.moves) if mv.label in ("settle", "day")]
     for (uid, _, victim), idxs in _forced_groups(trans, _going_out_groups(trans, ("about_to_go_out",))):
+        # a vote-out that puts its player out at once skips what answers a player about to go
+        # out: not where such a forced answer would answer this one
+        direct = [i for i, mv in enumerate(trans.moves) if mv.label == "vote" and not mv.pending
+                  and mv.binding.self_slot == victim]
         for s in range(len(sels)):
             fired = z3.Or([_among(sels[x], idxs) for x in range(s)] + [z3.BoolVal(False, world.ctx)])
             out.append(z3.Not(z3.And(_among(sels[s], outs), states[s][("dying", victim)], z3.Not(fired),
                                      _owed_at(trans, states[s], idxs))))
+            if direct and votes_can_pend(trans.skills, world.vocab.ballots):
+                out.append(z3.Not(z3.And(_among(sels[s], direct), _owed_at(trans, _voted_pending(world, states[s], victim), idxs))))
     return out
+
+
+def _voted_pending(world: World, st: State, i: int) -> State:
+    """st with player i voted out and about to go out (a pending vote-out)."""
+    return st.set({("dying", i): z3.BoolVal(True, world.ctx)} |
+                  ({("cause", i): z3.IntVal(cause_index(world.vocab, VOTE_OUT_CAUSES[0]), world.ctx)}
+                   if world.vocab.causes else {}) |
+                  ({("by", i): z3.IntVal(-1, world.ctx)} if world.vocab.killers else {}))
 
 
 def _forced_groups(trans: Transitions, groups: dict) -> list:
