@@ -14,7 +14,7 @@ import z3
 from ..domain import Skill
 from .decode import concrete, player_of
 from .quiet import answers_going_out
-from .reach import (Move, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
+from .reach import (Move, answers_of_the_gone, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
                     idle_choices, inner_bindings, move_json, move_text, phase_after, phase_named, phase_trigger,
                     quiet_days_text, readings_of, setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
 from .detours import detoured_game, no_odd_moves, odd_use
@@ -216,7 +216,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
             quiet, first_day = game_days(m, u, t)
             # the moves and the use may rest on how other ambiguities are read: the story says so
             others = [f"「{name}」按「{option}」理解" for name, option in
-                      readings_of(m, world, [mv.skill for _, mv in played if mv.skill is not None] + [skill], skip=ambiguity)]
+                      readings_of(m, world, [mv.skill for _, mv in played if mv.skill is not None] + [skill] +
+                                  answers_of_the_gone(m, world, u, t), skip=ambiguity)]
             value = lambda x: m.eval(x, model_completion=True)   # noqa: E731
             pins = {"step": t, "quiet": len(u.quiet_sels), "sels": [value(x).as_long() for x in u.sels[:t]],
                     "quiet_sels": [value(x).as_long() for x in u.quiet_sels],

@@ -1502,6 +1502,21 @@ def readings_of(m, world: World, skills, skip: str | None = None) -> list[tuple[
     return out
 
 
+def answers_of_the_gone(m, world: World, u: "Unrolled", upto: int) -> list[Skill]:
+    """The triggers answering a going out (免于死亡, a shot) of the identities whose players
+    went out or became about to go out in the first upto steps: whether they fired may rest
+    on how an ambiguity is read, and a story that shows the death says so."""
+    roles = set()
+    for t in range(min(upto, len(u.states) - 1)):
+        before, after = u.states[t], u.states[t + 1]
+        for i in range(world.k):
+            gone = z3.Or(z3.And(before[("alive", i)], z3.Not(after[("alive", i)])),
+                         z3.And(z3.Not(before[("dying", i)]), after[("dying", i)]))
+            if z3.is_true(m.eval(gone, model_completion=True)):
+                roles.add(concrete(m, before, world.sorts).get(("role", i)))
+    return [s for s in world.rs.skills if s.owner_role in roles and answers_going_out(s)]
+
+
 def readings_text(m, world: World, skills) -> list[str]:
     """The readings a game was played under, for the ambiguities these skills read: “按「…」理解”."""
     return [f"按「{option}」理解" for _, option in readings_of(m, world, skills)]
