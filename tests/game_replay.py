@@ -333,15 +333,14 @@ def _duty_outside(rs, it) -> None:
     game never names. Read from the YAML."""
     if not it.table:
         return
-    once = {p["name"] for p in rs.raw.get("phases") or [] if p.get("once")}
+    setup = {(s.owner_role, s.name) for s in _setup_skills(rs)}
     forced = _forced_tags(rs)
     for role in rs.raw.get("roles") or []:
         if it.table["rest"].get(role["name"], 0) <= 0:
             continue
         for sk in role.get("skills") or []:
             trig = sk.get("trigger") or {}
-            at_setup = trig.get("event") == "setup" or trig.get("phase") in once or \
-                (bool(sk.get("timing")) and set(sk["timing"]) <= once)
+            at_setup = (role["name"], sk["name"]) in setup
             duty = set(sk.get("tags") or []) & forced or sk.get("mandatory")
             if at_setup and not (trig or duty):
                 continue
