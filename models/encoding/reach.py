@@ -246,7 +246,10 @@ class Transitions:
                     # a status that stops going out ([不死]) stops a vote-out too, unless it excepts it
                     guard = z3.And([st[("alive", i)], z3.Not(vote_immune(w, st, i))] +
                                    [z3.Not(st[("dying", j)]) for j in range(w.k)])
-                    new = voted_out(w, st, i, mv.pending)
+                    new = st.set({("alive", i): z3.BoolVal(mv.pending, w.ctx), ("dying", i): z3.BoolVal(mv.pending, w.ctx)} |
+                                 ({("cause", i): z3.IntVal(cause_index(w.vocab, VOTE_OUT_CAUSES[0]), w.ctx)}
+                                  if w.vocab.causes else {}) |
+                                 ({("by", i): z3.IntVal(-1, w.ctx)} if w.vocab.killers else {}))
                     if w.vocab.ballots:
                         guard, new = self.ballots(st, new, i, guard)
                 elif mv.label == "vote-rest":
@@ -1091,8 +1094,8 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
     """A forced trigger answering a player's going out (强制: a shot, a relic handed on) fires in
     the run of such triggers that follows it: the first later move that is not one comes only
     after each forced trigger on that going out has fired, unless its holder can no longer use
-    it there (re-checked at that point) or it would change nothing. Replacements on a player
-    about to go out: owed_replacements."""
+    it there (re-checked at that point) or it would change nothing. A forced one answering a
+    player about to go out (a replacement) fires before the outs happen."""
     world = trans.world
     groups = _going_out_groups(trans)
     chain = [i for g in groups.values() for i in g]
@@ -1106,15 +1109,8 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
                 fired = z3.Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, world.ctx)])
                 ends = z3.And(z3.Not(_among(sels[s], chain)), sels[s] != -1)
                 out.append(z3.Not(z3.And([went, ends, z3.Not(fired), owed[s]] + run)))
-    return out + owed_replacements(trans, sels, states)
-
-
-def owed_replacements(trans: Transitions, sels: list, states: list) -> list:
-    """A forced replacement (免于出局…) answers a player about to go out before the outs happen
-    (天亮, a settling): a move that puts the pending outs into effect comes only once it fired,
-    and a vote-out that puts its player out at once does not pass over one."""
-    world = trans.world
-    out = []
+    # a replacement (免于出局…) answers a player about to go out before the outs happen (天亮,
+    # a settling): a move that puts the pending outs into effect comes only once it fired
     outs = [i for i, mv in enumerate(trans.moves) if mv.label in ("settle", "day")]
     for (uid, _, victim), idxs in _forced_groups(trans, _going_out_groups(trans, ("about_to_go_out",))):
         # a vote-out that puts its player out at once skips what answers a player about to go
@@ -1126,14 +1122,13 @@ def owed_replacements(trans: Transitions, sels: list, states: list) -> list:
             out.append(z3.Not(z3.And(_among(sels[s], outs), states[s][("dying", victim)], z3.Not(fired),
                                      _owed_at(trans, states[s], idxs))))
             if direct and votes_can_pend(trans.skills, world.vocab.ballots):
-                out.append(z3.Not(z3.And(_among(sels[s], direct), _owed_at(trans, voted_out(world, states[s], victim, True), idxs))))
+                out.append(z3.Not(z3.And(_among(sels[s], direct), _owed_at(trans, _voted_pending(world, states[s], victim), idxs))))
     return out
 
 
-def voted_out(world: World, st: State, i: int, pending: bool) -> State:
-    """st with player i voted out: out at once, or about to go out (pending) until the outs
-    are settled; the cause is the vote, and there is no killer."""
-    return st.set({("alive", i): z3.BoolVal(pending, world.ctx), ("dying", i): z3.BoolVal(pending, world.ctx)} |
+def _voted_pending(world: World, st: State, i: int) -> State:
+    """st with player i voted out and about to go out (a pending vote-out)."""
+    return st.set({("dying", i): z3.BoolVal(True, world.ctx)} |
                   ({("cause", i): z3.IntVal(cause_index(world.vocab, VOTE_OUT_CAUSES[0]), world.ctx)}
                    if world.vocab.causes else {}) |
                   ({("by", i): z3.IntVal(-1, world.ctx)} if world.vocab.killers else {}))
