@@ -41,6 +41,19 @@ def _knife_then_next_day(rs) -> str:
     return solver.check(u.constraints + query, "owed", rlimit=solver.rlimit * 20).status
 
 
+def _after_knife(rs, depth: int, victim: int):
+    """(world, solver, unrolled game of depth moves, the query that 甲 in slot 0 and 乙 in
+    slot 1 are dealt and the first move is 甲's 刺杀 on victim)."""
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, depth, trace_skills(rs, world), symmetric=False)
+    st = u.states[0]
+    cast = [st[("role", 0)] == world.sorts.roles["甲"], st[("role", 1)] == world.sorts.roles["乙"]]
+    knife = [n for n, mv in enumerate(u.trans.moves) if mv.skill is not None and mv.skill.name == "刺杀"
+             and mv.binding.targets == (victim,)]
+    return world, solver, u, cast + [z3.Or([u.sels[0] == n for n in knife])]
+
+
 def test_a_forced_trigger_on_a_going_out_is_not_skipped():
     assert _knife_then_next_day(_ruleset(forced=True)) == "unsat"
     assert _knife_then_next_day(_ruleset(forced=False)) == "sat"
@@ -151,3 +164,48 @@ def test_a_vote_out_does_not_skip_a_forced_replacement():
         return solver.check(u.constraints + query, "owed-vote", rlimit=solver.rlimit * 20).status
     assert voted_out_at_once(ruleset(forced=True)) == "unsat"
     assert voted_out_at_once(ruleset(forced=False)) == "sat"
+
+
+def test_a_story_is_not_stopped_while_a_forced_trigger_is_owed():
+    """Right after the knife, 守望 is still owed when it is forced (owed_pending: a story that
+    stops there leaves it out); not when it may be declined, nor before the move that fires it."""
+    from models.encoding.reach import owed_pending
+
+    def owed_after_knife(rs, use_watch: bool) -> str:
+        world, solver, u, query = _after_knife(rs, 2, 2)
+        watch = next((mv for mv in u.trans.moves if mv.skill is not None and mv.skill.name == "守望"
+                      and mv.binding.self_slot == 1 and dict(mv.binding.others).get("victim") == 2), None)
+        owed = owed_pending(u.trans, u.sels, u.states, 1, watch if use_watch else None)
+        return solver.check(u.constraints + query + [owed], "owed-pending", rlimit=solver.rlimit * 20).status
+    assert owed_after_knife(_ruleset(forced=True), use_watch=False) == "sat"
+    assert owed_after_knife(_ruleset(forced=False), use_watch=False) == "unsat"
+    assert owed_after_knife(_ruleset(forced=True), use_watch=True) == "unsat"
+
+
+def test_a_replacement_answers_once_its_phase_is_played_out():
+    """乙 knifed at night answers with 不屈 when the outs happen: by then its forced nightly
+    守夜 was used if it could be (phase_duties_done); a story that shows 不屈 with 守夜 skipped
+    is not one. Without the duty, it is."""
+    from models.encoding.reach import phase_duties_done
+    source = ("# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n刺杀[夜晚]：对一名其他角色造成伤害。\n"
+              "不屈：乙即将出局时，免于出局。\n守夜[夜晚][强制]：令一名其他角色获得[灯]。\n每天夜晚。\n")
+
+    def ruleset(forced: bool):
+        skills = {"甲": [{"name": "刺杀", "src": 3, "timing": ["夜晚"],
+                         "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
+                         "effects": [{"damage": {"who": "target", "kind": "刺杀"}}]}],
+                  "乙": [{"name": "不屈", "src": 4, "trigger": {"event": "about_to_go_out", "on": "self", "cause": "any"},
+                         "effects": [{"prevent_out": {"who": "self"}}]},
+                        {"name": "守夜", "src": 5, "timing": ["夜晚"], "tags": ["强制"] if forced else [],
+                         "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
+                         "effects": [{"grant_status": {"who": "target", "status": "灯", "duration": "permanent"}}]}],
+                  "丙": [], "丁": []}
+        return one_each(skills, source, ["灯"], phases=("夜晚",), depth=2,
+                        tags=[{"name": "强制", "src": 5, "meaning": "forced"}])
+
+    def knifed_duty_undone(rs) -> str:
+        world, solver, u, query = _after_knife(rs, 1, 1)
+        query.append(phase_duties_done(u.trans, u.sels, u.states, 1))
+        return solver.check(u.constraints + query, "duties-done", rlimit=solver.rlimit * 20).status
+    assert knifed_duty_undone(ruleset(forced=True)) == "unsat"
+    assert knifed_duty_undone(ruleset(forced=False)) == "sat"

@@ -38,6 +38,9 @@ def test_a_switch_gives_the_passages_their_outcomes():
     # one finding: the passages, quoted, then what happens under each (a game the interpreter replays)
     assert f.verdict == "witnessed" and f.message.startswith("原文对「守护」的使用对象有2种不同说法（第4行")
     assert "game" in f.witness and any("按「可以」" in o for o in f.scenario["outcomes"])
+    # the passage that forbids the guard's own protection says the use cannot happen there
+    [forbids] = [o for o in f.scenario["outcomes"] if not o.startswith("按「可以」")]
+    assert "不能发生" in forbids
     assert {loc.line for loc in f.locations if loc.file.endswith("source.txt")} >= {4, 6}
     # without the switch the same entry only quotes the passages
     rs = _with_readings(None)

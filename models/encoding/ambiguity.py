@@ -14,7 +14,7 @@ import z3
 from ..domain import Skill
 from .decode import concrete, player_of
 from .quiet import answers_going_out
-from .reach import (Move, answers_of_the_gone, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
+from .reach import (Move, answers_of_the_gone, owed_pending, phase_duties_done, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
                     idle_choices, inner_bindings, move_json, move_text, phase_after, phase_named, phase_trigger,
                     quiet_days_text, readings_of, setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
 from .detours import detoured_game, no_odd_moves, odd_use
@@ -53,6 +53,7 @@ class ReadingResult:
     trail: dict = field(default_factory=dict)  # the game to ask for first next time (pinned.trail_json)
     detoured: bool = False   # a ballot for oneself or a use on the out in the history (detours)
     phase: str | None = None   # the phase a use without a timing of its own was made in
+    allowed: tuple = (True, True)   # whether the use can be made under option i, under option j
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome,
@@ -61,10 +62,13 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, 
     the use is built once with the reading fixed to each option (the state before it is
     shared, so only the use itself can differ). living: only a difference about a player
     in the game when the use is made (or about no player) counts."""
+    allowed = {}
+
     def under(option: int) -> dict:
         with world.sem.reading_fixed(name, option):
             en = world.enabled(st, skill, b)
             post = world.run(st, skill, b)
+        allowed[option] = en
         return {k: z3.If(en, post[k], st[k]) for k in st.terms}
     si, sj = State(under(i)), State(under(j))
     keys = [k for k in sorted(si.terms, key=repr) if k[0] not in ("spent",) + RECORDS and (outcome is None or outcome(k))
@@ -72,7 +76,7 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, 
     # what a player out under both readings holds is no outcome (as for orders: scenarios.matters)
     alive = lambda k: st[("alive", player_of(k))] if living and player_of(k) is not None else z3.BoolVal(True, world.ctx)  # noqa: E731
     differs = z3.Or([z3.And(matters(world, st, si, sj, k), alive(k)) for k in keys] + [z3.BoolVal(False, world.ctx)])
-    return differs, si, sj, keys
+    return differs, si, sj, keys, (allowed[i], allowed[j])
 
 
 def _names(x, name: str) -> bool:
@@ -110,7 +114,7 @@ def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill,
     parts, found = [], []
     for b in bindings_for(world, skill, [0]):
         try:
-            d, si, sj, keys = _outcome_pair(world, s0, skill, b, ambiguity, i, j, outcome)
+            d, si, sj, keys, _ = _outcome_pair(world, s0, skill, b, ambiguity, i, j, outcome)
         except Unbound:
             continue
         if keys:
@@ -131,7 +135,7 @@ def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill,
 
 def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, i: int, j: int, outcome,
                     depth: int, skills: list, quiet: int = 0, living_targets: bool = False,
-                    plain: bool = False, pin: dict | None = None) -> ReadingResult:
+                    plain: bool = False, pin: dict | None = None, foreign_ok: bool = False) -> ReadingResult:
     """The same question in a game: from a legal deal at the table, at most depth legal moves
     (after quiet days where allowed), nobody has won yet, and then the use differs.
     living_targets: only uses whose targets are alive and not about to go out (a lasting
@@ -140,6 +144,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     status whose meaning the post leaves to base rules (what it does there, such as lovers
     dying together, is not in the game the engine plays), and neither the use nor a move
     before it is a detour (odd_use: a skill on its own user, harm on one's own camp).
+    foreign_ok: with plain, players of the story may hold such statuses (where every game
+    deals one: a forced setup choice gives them); the rest of plain still holds.
     pin: a trail found before (ReadingResult.trail): only that game is asked for, its moves
     and its use fixed; unsat when it no longer shows the difference."""
     # a skill of the one-off phases (开局) is used once, while they resolve: its use is the
@@ -163,17 +169,11 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                 if pin and _canon(move_json(Move(skill, b, skill.name))) != _canon(pin.get("use")):
                     continue
                 try:
-                    d, si, sj, keys = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome, living=plain)
+                    d, si, sj, keys, allowed = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome, living=plain)
                 except Unbound:
                     continue
                 if keys:
-                    # the use follows the moves as a window of its own would (phase order, daily
-                    # limits, a skill held when its phase began, forced skills not passed over)
-                    follows = _declined_at_setup(world, skill, b) if at_setup else \
-                        window_follows(u.trans, u.sels, t, [(skill, b)], u.states) if skill.timing else \
-                        trigger_follows(u.trans, u.sels, t, skill, b, u.states) if phase_trigger(skill) else \
-                        going_out_follows(u.trans, u.states, t, skill, b) if answers_going_out(skill) else \
-                        z3.BoolVal(True, world.ctx)
+                    follows = _declined_at_setup(world, skill, b) if at_setup else _use_follows(u, t, skill, b)
                     living = [z3.And(st[("alive", x)], z3.Not(st[("dying", x)])) for x in b.targets] \
                         if living_targets else []
                     if plain:
@@ -182,16 +182,21 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                         odd = odd_use(skill, b.self_slot, b.targets, lambda x, st=st: st[("faction", x)])
                         if odd is True:
                             continue
-                        living += [z3.Not(st[k]) for k in foreign_status_keys(world, st, skill)] + \
+                        living += ([] if foreign_ok else [z3.Not(st[k]) for k in foreign_status_keys(world, st, skill)]) + \
                             ([] if odd is False else [z3.Not(odd)]) + no_odd_moves(u, t)
                     # a use without a timing of its own is in the phase the game is in
                     now = ([] if skill.timing or at_setup else phase_after(world, u, t)) + \
                         silent_rest_at(world, u.table, st, [(skill, b)])
-                    goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living + now), si, sj, keys))
+                    # not inside a run of going-out triggers that still owes a forced one: the
+                    # story would stop before a move the rules make
+                    owed = owed_pending(u.trans, u.sels, u.states, t, Move(skill, b, skill.name)) if t else None
+                    now += [] if owed is None else [z3.Not(owed)]
+                    goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living + now), si, sj, keys,
+                                  allowed))
     if not goals:
         return ReadingResult(Answer("unsat"))
     # the game before the use is played under option i (the scenario says so)
-    query = u.constraints + [var == i, z3.Or([g for _, _, g, _, _, _ in goals])]
+    query = u.constraints + [var == i, z3.Or([g for _, _, g, _, _, _, _ in goals])]
     if pin:
         # the game found before, moves fixed: a small question, asked once
         ans = solver.check(query + fixed, "reading-pinned", rlimit=solver.rlimit * CONFIRM_BUDGET)
@@ -203,12 +208,12 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
         if not ans.sat:
             return ReadingResult(ans)
         # the history without moves that change nothing (each goal pinned to its own step)
-        at = [z3.Or([g for s, _, g, _, _, _ in goals if s == t] + [z3.BoolVal(False, world.ctx)])
+        at = [z3.Or([g for s, _, g, _, _, _, _ in goals if s == t] + [z3.BoolVal(False, world.ctx)])
               for t in range(len(u.states))]
         first = next(t for t in range(len(u.states)) if z3.is_true(ans.model.eval(at[t], model_completion=True)))
         ans, _ = shortest(solver, u, u.constraints + [var == i], at, ans, first, "reading-game")
     m = ans.model
-    for t, b, g, si, sj, keys in goals:
+    for t, b, g, si, sj, keys, allowed in goals:
         if z3.is_true(m.eval(g, model_completion=True)):
             ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
             played = history_of(m, u, t)
@@ -231,7 +236,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                  [d for d, _ in quiet], first_day, others, pins,
                                  choices_text(m, world, use, idle_choices(m, u, u.states[t], use)),
                                  [mv for text, mv in played if text], trail, detoured_game(m, u, t),
-                                 None if skill.timing or at_setup else phase_named(world, m, u, t))
+                                 None if skill.timing or at_setup else phase_named(world, m, u, t),
+                                 tuple(z3.is_true(m.eval(a, model_completion=True)) for a in allowed))
     return ReadingResult(ans)
 
 
@@ -323,6 +329,22 @@ def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill,
                      [k for k in keys if z3.is_true(m.eval(matters(world, before, mine, theirs, k), model_completion=True))],
                      move_text(moves[t + n], day) if blocked else "", t + n if blocked else None,
                      told_moves=[mv for text, mv in told_moves if text], others=others)
+
+
+def _use_follows(u, t: int, skill: Skill, b: Binding) -> z3.BoolRef:
+    """The use may follow the first t moves of the unrolled game u as a move of its own would:
+    a timed skill as a window (phase order, daily limits, held when its phase began, forced
+    skills not passed over), a phase trigger at its phase, an answer to a going out right after
+    it; a replacement answers when the outs happen, once the phase the game is in is played out."""
+    if skill.timing:
+        return window_follows(u.trans, u.sels, t, [(skill, b)], u.states)
+    if phase_trigger(skill):
+        return trigger_follows(u.trans, u.sels, t, skill, b, u.states)
+    if (skill.trigger or {}).get("event") == "about_to_go_out":
+        return z3.And(going_out_follows(u.trans, u.states, t, skill, b), phase_duties_done(u.trans, u.sels, u.states, t))
+    if answers_going_out(skill):
+        return going_out_follows(u.trans, u.states, t, skill, b)
+    return z3.BoolVal(True, u.trans.world.ctx)
 
 
 def _declined_at_setup(world: World, skill: Skill, b: Binding) -> z3.BoolRef:

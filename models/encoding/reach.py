@@ -846,6 +846,24 @@ def forced_in_phase(trans: Transitions, sels: list, states: list) -> list:
     return out
 
 
+def phase_duties_done(trans: Transitions, sels: list, states: list, t: int) -> z3.BoolRef:
+    """After the first t moves, every forced skill of the phase the day is in, or of an
+    earlier phase of that day, was used if it could be: where a replacement (免于出局…)
+    answers, when the outs happen, that phase has been played out."""
+    world = trans.world
+    if t == 0:
+        return z3.BoolVal(True, world.ctx)
+    day = day_moves(trans)
+    today = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
+    rank_at = [_rank_of(trans, sels[j]) for j in range(t)]
+    parts = []
+    for skill, r, idxs in _forced_phase_skills(trans):
+        # a move of that phase, or a later one, came today (a phase is its start, actions and end)
+        reached = z3.Or([z3.And(today[j], rank_at[j] >= r - r % 3) for j in range(t)])
+        parts += _declined(trans, sels, states, t, skill, r, idxs, reached)
+    return z3.And(parts + [z3.BoolVal(True, world.ctx)])
+
+
 def past_day_one(trans: Transitions, sels: list, t: int) -> z3.BoolRef:
     """A "day" move came among the first t moves: move t is not on the game's first day."""
     day = day_moves(trans)
@@ -1103,12 +1121,9 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
     for (uid, _, victim), idxs in _forced_groups(trans, groups):
         owed = {s: _owed_at(trans, states[s], idxs) for s in range(1, len(sels))}
         for t in range(len(sels)):
-            went = z3.And(states[t][("alive", victim)], z3.Not(states[t + 1][("alive", victim)]))
             for s in range(t + 1, len(sels)):
-                run = [_among(sels[x], chain) for x in range(t + 1, s)]
-                fired = z3.Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, world.ctx)])
                 ends = z3.And(z3.Not(_among(sels[s], chain)), sels[s] != -1)
-                out.append(z3.Not(z3.And([went, ends, z3.Not(fired), owed[s]] + run)))
+                out.append(z3.Not(z3.And(_unanswered(trans, sels, states, idxs, chain, victim, t, s), ends, owed[s])))
     # a replacement (免于出局…) answers a player about to go out before the outs happen (天亮,
     # a settling): a move that puts the pending outs into effect comes only once it fired
     outs = [i for i, mv in enumerate(trans.moves) if mv.label in ("settle", "day")]
@@ -1124,6 +1139,31 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
             if direct and votes_can_pend(trans.skills, world.vocab.ballots):
                 out.append(z3.Not(z3.And(_among(sels[s], direct), _owed_at(trans, _voted_pending(world, states[s], victim), idxs))))
     return out
+
+
+def _unanswered(trans: Transitions, sels: list, states: list, idxs: list[int], chain: list[int],
+                victim: int, t: int, s: int) -> z3.BoolRef:
+    """The victim went out at move t, and the moves after it up to move s are a run of
+    going-out triggers none of which is one of idxs."""
+    went = z3.And(states[t][("alive", victim)], z3.Not(states[t + 1][("alive", victim)]))
+    run = [_among(sels[x], chain) for x in range(t + 1, s)]
+    fired = z3.Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, trans.world.ctx)])
+    return z3.And([went, z3.Not(fired)] + run)
+
+
+def owed_pending(trans: Transitions, sels: list, states: list, s: int, use: Move | None = None) -> z3.BoolRef:
+    """After the first s moves a forced trigger on a going out is still owed (owed_triggers):
+    the state is inside a run of going-out triggers that has not answered it yet. A story
+    stopped there leaves out a move the rules make (a lover dying along, in a shot's chain).
+    use: the move made next; it answers its own going out."""
+    groups = _going_out_groups(trans)
+    chain = [i for g in groups.values() for i in g]
+    mine = None
+    if use is not None and use.skill is not None and use.binding is not None:
+        mine = (use.skill.uid, use.binding.self_slot, dict(use.binding.others).get("victim", use.binding.self_slot))
+    return z3.Or([z3.And(_unanswered(trans, sels, states, idxs, chain, key[2], t, s), _owed_at(trans, states[s], idxs))
+                  for key, idxs in _forced_groups(trans, groups) if key != mine for t in range(s)]
+                 + [z3.BoolVal(False, trans.world.ctx)])
 
 
 def _voted_pending(world: World, st: State, i: int) -> State:
@@ -1295,8 +1335,16 @@ def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
     """The quiet days of a model's game, one line each, and the day the traced moves begin
     (said when a quiet day had a vote-out, or when the moves do not begin on day 1)."""
     outs, start = game_days(m, u, upto)
-    out = [f"第 {day} 天：{move_text(mv)}（此前的夜晚与当天无人发动技能、无人因技能出局）" for day, mv in outs]
-    if outs or start > 1:
+    told = dict(outs)
+    # a day the engine counted (reads_day) passes without a vote-out too: said, not skipped
+    days = range(1, start) if u.trans.reads_day else sorted(told)
+    out = [f"第 {day} 天：{move_text(told[day])}（此前的夜晚与当天无人发动技能、无人因技能出局）" if day in told
+           else f"第 {day} 天：无人出局（此前的夜晚与当天无人发动技能，投票也无人出局）" for day in days]
+    first = m.eval(u.sels[0], model_completion=True).as_long() if u.sels and upto != 0 else -1
+    if first >= 0 and u.trans.moves[first].label == "day" and (outs or start > 1):
+        # the traced moves begin with the next day: the day before them passed quietly too
+        out.append(f"第 {start} 天：无人出局（此前的夜晚与当天无人发动技能，投票也无人出局）")
+    elif outs or start > 1:
         out.append(f"第 {start} 天起：")
     return out
 

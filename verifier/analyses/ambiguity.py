@@ -396,10 +396,15 @@ class Ambiguity(Analysis):
         """The reading game asked again within the same bounds for a plain story
         (confirm_reading's plain) and, if living, targets who stay in the game; fallback: if
         there is none, for targets who stay in the game alone."""
-        def ask(plain: bool, alive: bool):
+        def ask(plain: bool, alive: bool, foreign_ok: bool = False):
             return confirm_reading(cx.world, cx.solver, name, skill, *ij, outcome, bound[0],
-                                   trace_skills(cx.rs, cx.world), bound[1], living_targets=alive, plain=plain)
+                                   trace_skills(cx.rs, cx.world), bound[1], living_targets=alive, plain=plain,
+                                   foreign_ok=foreign_ok)
         better = ask(True, living)
+        if not better.answer.sat and foreign_statuses(cx.rs, skill):
+            # every game may deal a base-rule status (lovers a forced setup choice makes): the
+            # story is still asked for without detours
+            better = ask(True, living, foreign_ok=True)
         return ask(False, True) if fallback and not better.answer.sat else better
 
     def _played_on(self, cx: Context, name: str, skill, options: list, ij: tuple, game, after=None):
@@ -520,8 +525,6 @@ class Ambiguity(Analysis):
         size, rest = table_text(world.k, game.table, game.start, seated=world.vocab.seats)
         changed = [t for t in outcome_text(rs, differing, ia, world.vocab.causes).split("；") if t]
         other = [t for t in outcome_text(rs, differing, ib, world.vocab.causes).split("；") if t]
-        if then and then.blocked:
-            other.insert(0, f"{then.blocked}：不能发生")
         tgt = "、".join(f"P{t + 1}" for t in game.binding.targets)
         at_setup = skill in setup_skills(world)
         # the use's day and phase (the moves before it say how many days went by)
@@ -534,6 +537,13 @@ class Ambiguity(Analysis):
         use = move_text(Move(skill, game.binding, skill.name), day) if skill.trigger or skill.told else \
             f"{when}P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         use += f"（{'；'.join(game.chosen)}）" if game.chosen else ""
+        if then and then.blocked:
+            other.insert(0, f"{then.blocked}：不能发生")
+        elif not then:
+            # a reading may not allow the use itself (a target out of its range)
+            for told, ok in zip((changed, other), game.allowed):
+                if not ok:
+                    told.insert(0, f"{use}：不能发生")
         # the same moves are tried under both readings; one may not be possible under the second
         tried = "尝试" if then and then.blocked else ""
         after = [f"此后（两种理解下{tried}同样的行动）：{'；'.join(then.history)}"] if then and then.history else []
