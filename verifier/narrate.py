@@ -235,6 +235,23 @@ def _count_of_skill_not_held(rs: Ruleset, key: tuple, values: dict) -> bool:
                for k in values if isinstance(k, tuple))
 
 
+def _doomed_statuses(rs: Ruleset) -> list[str]:
+    """Statuses whose holder a rule puts out (a skill held through the status that puts its
+    holder out: 濒死-like states the post settles at a later step)."""
+    return sorted({s.owner["status"] for s in rs.skills if isinstance(s.owner, dict) and s.owner.get("status")
+                   and any(e.kind == "out" and isinstance(e.args, dict) and e.args.get("who", "self") == "self"
+                           for e in s.all_effects())})
+
+
+def _on_the_way(rs: Ruleset, x: int, values: dict) -> str:
+    """A player not out yet but on the way (about to go out, or holding a status a later step
+    puts out): said, since "未出局" alone reads as a lasting difference."""
+    if values.get(("dying", x)):
+        return "（即将出局，待结算）"
+    held = [f"[{n}]" for n in _doomed_statuses(rs) if values.get(("status", x, n))]
+    return f"（仍持有{''.join(held)}，待结算）" if held else ""
+
+
 def outcome_text(rs: Ruleset, keys, values: dict, causes: list | None = None) -> str:
     """The values that differ, in words, as a judge reads them: a value of an element the post
     never names is left out when one it names differs too; a skill is shown by the text's name."""
@@ -244,6 +261,8 @@ def outcome_text(rs: Ruleset, keys, values: dict, causes: list | None = None) ->
     out: list[str] = []
     for k in told:
         text = describe_value(k, values[k], causes)
+        if k[0] == "alive" and values[k]:
+            text += _on_the_way(rs, k[1], values)
         if k[0] in ("gained", "lost"):
             skill = next((x for x in rs.skills if x.uid == k[2]), None)
             if skill is not None:
