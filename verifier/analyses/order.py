@@ -138,7 +138,7 @@ class OrderDependence(Analysis):
                 return
             if undecided is None:
                 left = next((a for a in answers if a.status == "unknown"), None)
-                why = reason_zh(left.reason) if left else f"开局后 {steps_zh(depth)}内没有合法对局走到这一情形"
+                why = reason_zh(left.reason) if left else f"开局后 {steps_zh(depth)}内没有合法对局走到先后会改变结果的局面"
                 yield self._unconfirmed(cx, found[0], why, bounded=left is None)
                 return
         if undecided is not None:
@@ -292,10 +292,10 @@ class OrderDependence(Analysis):
                        locations=cx.locs(a.where, b.where),
                        key=(UNCONFIRMED, WITHIN_BOUNDS if bounded else "budget", a.uid, b.uid),
                        # within the bounds each is clean, and a longer game might still reach it
-                       scenario={"roles": [], "steps": [f"{pair}：界限内的对局走不到同时待结算"],
+                       scenario={"roles": [], "steps": [f"{pair}：界限内没有对局走到二者同时待结算且先后改变结果的局面"],
                                  "outcomes": ["界限内无结算顺序问题；更长的对局未检查"]} if bounded else None,
                        group=(WITHIN_BOUNDS, f"{{n}} 对技能在抽象分析中可能因结算顺序而结果不同，但开局后 "
-                              f"{steps_zh(depth)}内没有合法对局走到这些情形", pair) if bounded else
+                              f"{steps_zh(depth)}内没有合法对局走到先后会改变结果的局面", pair) if bounded else
                        ("order-unconfirmed", "以下 {n} 对技能的结算顺序可能影响结果，但未能在对局中确认",
                         f"{cx.skill_text(a)}与{cx.skill_text(b)}（{why}）"))
 
