@@ -45,3 +45,33 @@ def test_a_vote_out_says_who_voted_for_whom():
     said = re.search(r"（(.*)）", vote).group(1)
     for_him = next(part for part in said.split("；") if part.endswith(f"投 P{out}"))
     assert len(for_him.split(" 投 ")[0].split("、")) >= 2, vote
+
+
+def test_a_day_that_passes_without_a_vote_out_says_so():
+    """A story whose second day begins with nobody voted out on the first says how that day
+    ended (the ballots are not shown for a vote that put nobody out); with no vote in the
+    rules there is nothing to say."""
+    def marked_on_day_two(voting: bool):
+        roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
+        roles[0]["skills"] = [{"name": "点灯", "src": 3, "timing": ["白天"],
+                               "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
+                               "uses": {"count": 1, "per": "day"},
+                               "effects": [{"grant_status": {"who": "target", "status": "印记", "duration": "permanent"}}]}]
+        raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+               "bounds": {"players": 4, "depth": 3}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
+               "phases": [{"name": "白天", "src": 4}],
+               "statuses": [{"name": "印记", "src": 3, "permanent": True}],
+               "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles,
+               **({"voting": {"src": 4, "weight_default": 1, "tie": None}} if voting else {})}
+        rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n点灯[白天]：一名其他角色获得印记，每天一次。\n"
+                              "白天投票出局一人。\n")
+        world = World(rs, 4)
+        solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+        # two marked and all four alive: two days of 点灯 (once a day), nobody voted out
+        goal = lambda st: z3.And(z3.Sum([z3.If(st[("status", i, "印记")], 1, 0) for i in range(4)]) >= 2,   # noqa: E731
+                                 *[st[("alive", i)] for i in range(4)])
+        trace = reach.bounded_trace(world, solver, goal, 3, "quiet-vote", list(rs.skills))
+        assert trace.answer.sat
+        return next(s for s in trace.steps if "天开始" in s)
+    assert marked_on_day_two(True).endswith("（第 1 天投票无人出局）")
+    assert "投票" not in marked_on_day_two(False)

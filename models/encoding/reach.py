@@ -1286,16 +1286,17 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     with at_table(world, u.table):
         if _goal_met(m, goal, states[0]):
             return Trace(ans, steps, decoded[:1], table=table, quiet=quiet_roles, **days)
-    day = first_day
+    day, voted = first_day, False
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         day += mv.label == "day"
+        note, voted = _vote_note(world.rs, mv, voted, day)
         told = _trigger_told(m, world, mv, states[t], states[t + 1])
         if told:
             steps.append(move_text(mv, day) + told)
         elif told is None and not _quiet_trigger(m, mv, states[t], states[t + 1]):
-            steps.append(move_text(mv, day) + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
+            steps.append(move_text(mv, day) + note + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
         moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
@@ -1341,10 +1342,8 @@ def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
     out = [f"第 {day} 天：{move_text(told[day])}（此前的夜晚与当天无人发动技能、无人因技能出局）" if day in told
            else f"第 {day} 天：无人出局（此前的夜晚与当天无人发动技能，投票也无人出局）" for day in days]
     first = m.eval(u.sels[0], model_completion=True).as_long() if u.sels and upto != 0 else -1
-    if first >= 0 and u.trans.moves[first].label == "day" and (outs or start > 1):
-        # the traced moves begin with the next day: the day before them passed quietly too
-        out.append(f"第 {start} 天：无人出局（此前的夜晚与当天无人发动技能，投票也无人出局）")
-    elif outs or start > 1:
+    # traced moves that begin with the next day tell that day themselves (history_of)
+    if (outs or start > 1) and not (first >= 0 and u.trans.moves[first].label == "day"):
         out.append(f"第 {start} 天起：")
     return out
 
@@ -1380,14 +1379,19 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
     day says its number (the moves begin on the day after the quiet days). A move told by no
     text ("") changed nothing a judge rules on (_trigger_told)."""
     out, day = [], game_days(m, u, upto)[1]
+    voted = False   # a vote-out on the day the moves are on
     for t, sel in enumerate(u.sels[:upto]):
         n = m.eval(sel, model_completion=True).as_long()
         if n < 0:
             break   # play stopped (a faction has won)
         mv = u.trans.moves[n]
         day += mv.label == "day"
+        note, voted = _vote_note(u.trans.world.rs, mv, voted, day)
         if t < since or _quiet_trigger(m, mv, u.states[t], u.states[t + 1]):
             continue   # a phase's trigger that changed nothing (nothing to expire) is not told
+        if note:
+            out.append((move_text(mv, day) + note, mv))
+            continue
         told = _trigger_told(m, u.trans.world, mv, u.states[t], u.states[t + 1])
         if told is not None:
             out.append((move_text(mv, day) + told if told else "", mv))   # "": a move of the game, not told
@@ -1395,6 +1399,16 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
         out.append((move_text(mv, day) + ballots_text(m, u, mv, u.states[t + 1])
                     + gains_text(m, u, u.states[t], u.states[t + 1], mv), mv))
     return out
+
+
+def _vote_note(rs, mv: Move, voted: bool, day: int) -> tuple[str, bool]:
+    """(what a move that begins day `day` adds: the day before it had a vote that could put
+    someone out and did not, said since the ballots do not show how; whether a vote-out came
+    on the day after the move, given `voted` for the day before it)."""
+    begins = mv.label == "day"
+    note = f"（第 {day - 1} 天投票无人出局）" if begins and not voted and rs.voting is not None and \
+        day - 1 >= first_out_day(rs) else ""
+    return note, mv.label in ("vote", "vote-rest") or (voted and not begins)
 
 
 def _quiet_trigger(m, mv: Move, before: State, after: State) -> bool:
