@@ -170,3 +170,28 @@ def _four_cards(roles: list, factions: list, amb: dict, source: str, **more):
            "phases": [{"name": "夜晚", "src": 6}, {"name": "白天", "src": 6}],
            "factions": [{"name": f, "src": 2} for f in factions], "roles": roles, "ambiguities": [amb], **more}
     return load_inline(raw, source)
+
+
+def test_a_use_on_ones_own_partner_is_a_detour():
+    """A bond one use gives its user and its target for good (结缘: both hold [缘]) makes a
+    later skill of the user on that partner a detour, unless the skill reads the bond; a
+    status given to one player only is no bond."""
+    from models.encoding.detours import bond_statuses, held_in_values, odd_use
+
+    def ruleset(both: bool):
+        tie = {"name": "结缘", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1, "filter": {"other": True}},
+               "effects": [{"grant_status": {"who": "target", "status": "缘", "duration": "permanent"}}] +
+                          ([{"grant_status": {"who": "self", "status": "缘", "duration": "permanent"}}] if both else [])}
+        bless = {"name": "祝福", "src": 4, "timing": ["白天"], "targets": {"min": 1, "max": 1},
+                 "effects": [{"grant_status": {"who": "target", "status": "福", "duration": "permanent"}}]}
+        return one_each({"甲": [tie, bless], "乙": []},
+                        "# 来源: 用例\n甲、乙。\n结缘[夜晚]：与一名其他角色结缘。\n祝福[白天]：祝福一名角色。\n（空行）\n"
+                        "每天先夜晚、后白天。\n", ["缘", "福"])
+    camps = {0: "红", 1: "蓝", 2: "蓝"}.get
+    bonded = held_in_values({("status", 0, "缘"): True, ("status", 1, "缘"): True})
+    for both in (True, False):
+        rs = ruleset(both)
+        bless = next(s for s in rs.skills if s.name == "祝福")
+        assert bond_statuses(rs) == ({"缘"} if both else set())
+        assert bool(odd_use(bless, 0, (1,), camps, rs, bonded)) == both
+        assert not odd_use(bless, 0, (2,), camps, rs, bonded)

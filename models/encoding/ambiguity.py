@@ -17,7 +17,7 @@ from .quiet import answers_going_out
 from .reach import (Move, answers_of_the_gone, owed_pending, phase_duties_done, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
                     idle_choices, inner_bindings, move_json, move_text, phase_after, phase_named, phase_trigger,
                     quiet_days_text, readings_of, setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
-from .detours import detoured_game, no_odd_moves, odd_use
+from .detours import detoured_game, held_in, no_odd_moves, odd_use, skill_reads
 from .pinned import canon as _canon, moves_pinned, pinned, trail_json
 from .rest_triggers import silent_rest_at
 from .scenarios import _shared, matters, shortest
@@ -79,21 +79,11 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, 
     return differs, si, sj, keys, (allowed[i], allowed[j])
 
 
-def _names(x, name: str) -> bool:
-    """The encoded text x names `name` somewhere (a status in a filter, a condition…)."""
-    if isinstance(x, dict):
-        return any(_names(v, name) for v in x.values())
-    if isinstance(x, (list, tuple)):
-        return any(_names(v, name) for v in x)
-    return x == name
-
-
 def foreign_statuses(rs, skill: Skill) -> set[str]:
     """The statuses the post leaves to base rules (external) that the skill does not read:
     a player holding one brings a rule into the story the question is not about (lovers
     dying together in a question about a seer's range); one the skill reads is its subject."""
-    parts = [skill.condition, skill.targets, [[e.args, e.guard] for e in skill.all_effects()]]
-    return {n for n, st in rs.statuses.items() if st.external and not _names(parts, n)}
+    return {n for n, st in rs.statuses.items() if st.external and not skill_reads(skill, n)}
 
 
 def foreign_status_keys(world: World, st: State, skill: Skill) -> list:
@@ -179,7 +169,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                     if plain:
                         # no base-rule statuses in the cast, and neither the use nor a move before
                         # it a detour (odd_use)
-                        odd = odd_use(skill, b.self_slot, b.targets, lambda x, st=st: st[("faction", x)])
+                        odd = odd_use(skill, b.self_slot, b.targets, lambda x, st=st: st[("faction", x)],
+                                      world.rs, held_in(st))
                         if odd is True:
                             continue
                         living += ([] if foreign_ok else [z3.Not(st[k]) for k in foreign_status_keys(world, st, skill)]) + \

@@ -19,16 +19,66 @@ def harms_targets(skill: Skill) -> bool:
                for e in skill.all_effects())
 
 
-def odd_use(skill: Skill, self_slot: int, targets, camp) -> z3.BoolRef | bool:
+def bond_statuses(rs) -> set[str]:
+    """Statuses one use gives for good to its user and its one target together (a bride and
+    her partner): a bond between the two."""
+    out = set()
+    for skill in rs.skills:
+        if int((skill.targets or {}).get("max", 0) or 0) != 1:
+            continue
+        given: dict[str, set] = {}
+        for e in skill.all_effects():
+            a = e.args if isinstance(e.args, dict) else {}
+            if e.kind == "grant_status" and isinstance(a.get("who"), str) and a.get("duration") == "permanent":
+                given.setdefault(a.get("status"), set()).add(a["who"])
+        out |= {s for s, who in given.items() if s and {"self", "target"} <= who}
+    return out
+
+
+def _mentions(x, name: str) -> bool:
+    if isinstance(x, dict):
+        return any(_mentions(v, name) for v in x.values())
+    if isinstance(x, (list, tuple)):
+        return any(_mentions(v, name) for v in x)
+    return x == name
+
+
+def skill_reads(skill: Skill, name: str) -> bool:
+    """The skill's condition, targets or effects name `name` (a status…): it is the skill's subject."""
+    return _mentions([skill.condition, skill.targets, [[e.args, e.guard] for e in skill.all_effects()]], name)
+
+
+def on_a_partner(rs, skill: Skill, self_slot: int, targets, held) -> list:
+    """The ways the use lands on the user's own partner (both hold a bond status the skill does
+    not read: a witness made of one's own lover). held(x, status): a term, or a value."""
+    bonds = [b for b in sorted(bond_statuses(rs)) if not skill_reads(skill, b)]
+    return [z3.And(held(self_slot, b), held(x, b)) if isinstance(held(x, b), z3.BoolRef) else bool(held(self_slot, b) and held(x, b))
+            for b in bonds for x in targets if x != self_slot]
+
+
+def odd_use(skill: Skill, self_slot: int, targets, camp, rs=None, held=None) -> z3.BoolRef | bool:
     """A use a judge reads as a detour (the seer checks himself, a wolf knifes himself or a
-    teammate): a skill used on its own user, or a harmful one on the user's camp. camp(x):
-    player x's faction (a term, or a value)."""
+    teammate, a bride makes her own partner the witness): a skill used on its own user, a
+    harmful one on the user's camp, or one on the user's partner (on_a_partner, given rs and
+    held). camp(x): player x's faction (a term, or a value)."""
     if self_slot in targets:
         return True
-    if not harms_targets(skill):
-        return False
-    same = [camp(x) == camp(self_slot) for x in targets]
-    return z3.Or(same) if same and isinstance(same[0], z3.BoolRef) else any(same)
+    ways = [camp(x) == camp(self_slot) for x in targets] if harms_targets(skill) else []
+    ways += on_a_partner(rs, skill, self_slot, targets, held) if rs is not None and held is not None else []
+    if any(w is True for w in ways):
+        return True
+    terms = [w for w in ways if isinstance(w, z3.BoolRef)]
+    return z3.Or(terms) if terms else False
+
+
+def held_in(st) -> object:
+    """held(x, status) over a state: its term (False where the state has none)."""
+    return lambda x, name: st[("status", x, name)] if ("status", x, name) in st.terms else False
+
+
+def held_in_values(values: dict) -> object:
+    """held(x, status) over a concrete state (key -> value)."""
+    return lambda x, name: bool(values.get(("status", x, name), False))
 
 
 def on_the_out(skill: Skill, targets, alive) -> z3.BoolRef | bool:
@@ -54,7 +104,8 @@ def no_odd_moves(u, upto: int) -> list:
             dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=st: st[("alive", x)])
             if dead is not False:
                 out.append(z3.Implies(u.sels[s] == n, z3.Not(dead)))
-            odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)])
+            odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)],
+                          u.trans.world.rs, held_in(st))
             if odd is True:
                 out.append(u.sels[s] != n)
             elif odd is not False:
@@ -67,7 +118,8 @@ def odd_moves(rs, moves: list[dict], camp: dict) -> bool:
     state gives (("faction", x) -> name)."""
     skills = {x.uid: x for x in rs.skills}
     return any(mv.get("move") == "skill" and mv.get("targets") and mv.get("skill") in skills and
-               odd_use(skills[mv["skill"]], mv["self"], mv["targets"], lambda x: camp.get(("faction", x)))
+               odd_use(skills[mv["skill"]], mv["self"], mv["targets"], lambda x: camp.get(("faction", x)),
+                       rs, held_in_values(camp))
                for mv in moves)
 
 

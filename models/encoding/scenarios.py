@@ -189,7 +189,7 @@ def confirm_orders(world: World, solver: Solver, situations: list[tuple[list[Use
     each alone was most of its order-dependence time). (the situation reached, its result).
     pin: a trail found before (res.trail): only that game is asked for. plain: neither a use of
     the window nor a move before it is a detour (detours.odd_use)."""
-    from .detours import odd_use
+    from .detours import held_in, odd_use
 
     def builder(scene, a, b, pin):
         def build(s0):
@@ -197,7 +197,8 @@ def confirm_orders(world: World, solver: Solver, situations: list[tuple[list[Use
             q = _question(world, s0, scene, a, b, pin, outcome)
             if isinstance(q, OrderResult):
                 return [], q
-            odd = [odd_use(u.skill, u.binding.self_slot, u.binding.targets, lambda x: s0[("faction", x)])
+            odd = [odd_use(u.skill, u.binding.self_slot, u.binding.targets, lambda x: s0[("faction", x)],
+                           world.rs, held_in(s0))
                    for u in list(scene) + [a, b] if u.binding.targets] if plain else []
             if any(x is True for x in odd):
                 return [], OrderResult(Answer("unsat"))

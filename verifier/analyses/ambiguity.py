@@ -8,7 +8,7 @@ from typing import Iterator
 from models.domain import without_parts
 from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, foreign_statuses,
                                       reading_question, win_differs, wins_only_under)
-from models.encoding.detours import odd_moves, odd_use
+from models.encoding.detours import held_in_values, odd_moves, odd_use
 from models.encoding.decode import player_of
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
@@ -134,7 +134,8 @@ def _plain(rs, skill, game) -> bool:
     if any(v and k[0] == "status" and k[2] in foreign for k, v in game.start.items()):
         return False
     b = game.binding
-    if b.targets and odd_use(skill, b.self_slot, b.targets, lambda x: game.start.get(("faction", x))):
+    if b.targets and odd_use(skill, b.self_slot, b.targets, lambda x: game.start.get(("faction", x)), rs,
+                             held_in_values(game.start)):
         return False
     if game.detoured or odd_moves(rs, game.moves, game.dealt or game.start):
         return False

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from models.encoding.reach import Move, choices_text, move_json, readings_text
-from models.encoding.detours import odd_moves, odd_use
+from models.encoding.detours import held_in_values, odd_moves, odd_use
 from models.encoding.scenarios import confirm_orders, in_one_window, order_question
 from models.encoding.sorts import reads_seats
 
@@ -316,7 +316,8 @@ def _detour(cx: Context, cand: Candidate, res) -> bool:
     """A use of the window or a move before it is a detour (detours.odd_use), or a vote-out
     before it rests on a ballot cast for oneself."""
     camp = lambda x: res.start.get(("faction", x))   # noqa: E731
-    return res.detoured or any(u.binding.targets and odd_use(u.skill, u.binding.self_slot, u.binding.targets, camp) is True
+    return res.detoured or any(u.binding.targets and odd_use(u.skill, u.binding.self_slot, u.binding.targets, camp,
+                                                              cx.rs, held_in_values(res.start)) is True
                for u in list(cand.scene) + [cand.a, cand.b]) or \
         odd_moves(cx.rs, [move_json(mv) for _, mv in res.history], res.dealt or res.start)
 
