@@ -195,3 +195,22 @@ def test_a_use_on_ones_own_partner_is_a_detour():
         assert bond_statuses(rs) == ({"缘"} if both else set())
         assert bool(odd_use(bless, 0, (1,), camps, rs, bonded)) == both
         assert not odd_use(bless, 0, (2,), camps, rs, bonded)
+
+
+def test_a_negative_status_on_ones_own_camp_is_harm():
+    """Giving a teammate a status the post calls negative (负面状态) is harm on one's own camp,
+    as a knife is; a status that is not negative is not."""
+    from inline_rulesets import load_inline
+    from models.encoding.detours import odd_use
+    for negative in (True, False):
+        raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
+               "bounds": {"players": 2, "depth": 2}, "setup": {"src": 2, "players": {"min": 2, "max": 2, "src": 2}},
+               "phases": [{"name": "夜晚", "src": 4}],
+               "statuses": [{"name": "诅咒", "src": 3, "negative": negative}],
+               "factions": [{"name": "红", "src": 2}],
+               "roles": [{"name": "甲", "src": 2, "faction": "红", "count": 2,
+                          "skills": [{"name": "咒", "src": 3, "timing": ["夜晚"], "targets": {"min": 1, "max": 1},
+                                      "effects": [{"grant_status": {"who": "target", "status": "诅咒"}}]}]}]}
+        rs = load_inline(raw, "# 来源: 用例\n甲两张。\n咒[夜晚]：令一名角色获得[诅咒]（负面状态）。\n每天夜晚。\n")
+        curse = next(s for s in rs.skills if s.name == "咒")
+        assert bool(odd_use(curse, 0, (1,), {0: "红", 1: "红"}.get, rs)) == negative

@@ -12,11 +12,19 @@ import z3
 from ..domain import Skill
 
 
-def harms_targets(skill: Skill) -> bool:
-    """The skill damages its targets or puts them out (a use on one's own camp is then a
-    second rule a story drags in: 出刀对本阵营无效 and the like)."""
-    return any(e.kind in ("damage", "out") and isinstance(e.args, dict) and e.args.get("who") == "target"
-               for e in skill.all_effects())
+def harms_targets(skill: Skill, rs=None) -> bool:
+    """The skill damages its targets, puts them out or (given rs) gives them a status the post
+    calls negative (负面状态: 濒死…). A use on one's own camp is then a second rule a story
+    drags in (出刀对本阵营无效 and the like)."""
+    def harms(e) -> bool:
+        a = e.args if isinstance(e.args, dict) else {}
+        if a.get("who") != "target":
+            return False
+        if e.kind in ("damage", "out"):
+            return True
+        status = rs.statuses.get(a.get("status")) if rs is not None and e.kind == "grant_status" else None
+        return status is not None and status.negative
+    return any(harms(e) for e in skill.all_effects())
 
 
 def bond_statuses(rs) -> set[str]:
@@ -63,7 +71,7 @@ def odd_use(skill: Skill, self_slot: int, targets, camp, rs=None, held=None) -> 
     held). camp(x): player x's faction (a term, or a value)."""
     if self_slot in targets:
         return True
-    ways = [camp(x) == camp(self_slot) for x in targets] if harms_targets(skill) else []
+    ways = [camp(x) == camp(self_slot) for x in targets] if harms_targets(skill, rs) else []
     ways += on_a_partner(rs, skill, self_slot, targets, held) if rs is not None and held is not None else []
     if any(w is True for w in ways):
         return True
@@ -81,10 +89,10 @@ def held_in_values(values: dict) -> object:
     return lambda x, name: bool(values.get(("status", x, name), False))
 
 
-def on_the_out(skill: Skill, targets, alive) -> z3.BoolRef | bool:
+def on_the_out(skill: Skill, targets, alive, rs=None) -> z3.BoolRef | bool:
     """A skill that does not harm its targets used on a player already out (the seer checks a
     dead player). alive(x): player x is alive (a term, or a value)."""
-    if harms_targets(skill):
+    if harms_targets(skill, rs):
         return False
     out = [alive(x) for x in targets]
     return z3.Or([z3.Not(a) for a in out]) if out and isinstance(out[0], z3.BoolRef) else not all(out)
@@ -101,7 +109,7 @@ def no_odd_moves(u, upto: int) -> list:
         for n, mv in enumerate(u.trans.moves):
             if mv.skill is None or mv.binding is None or not mv.binding.targets:
                 continue
-            dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=st: st[("alive", x)])
+            dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=st: st[("alive", x)], u.trans.world.rs)
             if dead is not False:
                 out.append(z3.Implies(u.sels[s] == n, z3.Not(dead)))
             odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)],
@@ -133,7 +141,7 @@ def detoured_game(m, u, upto: int) -> bool:
         mv = u.trans.moves[m.eval(u.sels[s], model_completion=True).as_long()] if \
             0 <= m.eval(u.sels[s], model_completion=True).as_long() < len(u.trans.moves) else None
         if mv is not None and mv.skill is not None and mv.binding is not None and mv.binding.targets:
-            dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=u.states[s]: st[("alive", x)])
+            dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=u.states[s]: st[("alive", x)], u.trans.world.rs)
             if dead is not False and z3.is_true(m.eval(dead, model_completion=True)):
                 return True
     return False
