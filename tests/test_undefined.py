@@ -97,3 +97,15 @@ def test_an_undefined_word_the_assumption_of_another_names_as_its_part_is_told_w
     assert one.subjects == ("禁锢", "锁链") and any("「锁链」" in o for o in one.scenario["outcomes"])
     raw["statuses"][0]["assumption"] = "按惯例理解为不能发动技能，铁锁链来自惯例"
     assert len(_undefined(raw, source)) == 2
+
+
+def test_a_win_read_through_an_undefined_status_says_so():
+    """甲阵营 wins when someone holds [禁锢], a status the post never defines: an undecided win
+    of 甲阵营 names it as the cause. With the base rules the post names for it, it is not."""
+    from verifier.analyses.text_checks import undefined_behind
+    raw, source = _fixture("bad_external_no_basis")
+    raw["factions"][0]["win"] = {"count": {"has_status": "禁锢"}, "op": ">=", "value": 1}
+    assert undefined_behind(load_inline(raw, source), "甲阵营") == ["禁锢"]
+    assert undefined_behind(load_inline(raw, source), "乙阵营") == []
+    raw["statuses"][0].update({"basis": "base_rules", "basis_src": 2})
+    assert undefined_behind(load_inline(raw, source), "甲阵营") == []

@@ -39,6 +39,20 @@ def external_elements(rs) -> list[dict]:
     return out
 
 
+def left_undefined(el: dict) -> bool:
+    """An external element the post neither names base rules for nor uses as ordinary game
+    vocabulary: undefined, not merely external."""
+    return not (el["basis"] == "vocabulary" or (el["basis"] == "base_rules" and el["basis_src"]))
+
+
+def undefined_behind(rs, faction: str) -> list[str]:
+    """The words the encoding marks undefined (terms of kind undefined, external elements
+    left undefined) that the faction's end conditions read."""
+    names = [t["name"] for t in rs.terms if t.get("kind") == "undefined"] + \
+        [el["name"] for el in external_elements(rs) if left_undefined(el)]
+    return [n for n in dict.fromkeys(names) if f"{faction}的胜负条件" in dependents(rs, n)]
+
+
 def never_given(rs, status: str) -> bool:
     """No role holds the status at the deal and no effect can be the first to give it: no
     grant of it, and every opaque effect that writes it also reads it (passes on what a
@@ -129,7 +143,7 @@ class UndefinedReference(Analysis):
                 yield self._term(cx, t["name"], source_lines_of(cx.rs, t["name"]) or list(_lines(t.get("src"))),
                                  "在原文中使用")
         for el in external_elements(cx.rs):
-            if el["basis"] == "vocabulary" or (el["basis"] == "base_rules" and el["basis_src"]):
+            if not left_undefined(el):
                 continue
             lines = source_lines_of(cx.rs, el["name"])
             deps = dependents(cx.rs, el["name"])

@@ -19,6 +19,7 @@ from .ambiguity import readers
 from .base import Analysis, Context
 from .influence import reads_of, skill_writes
 from .pending import trace_skills
+from .text_checks import undefined_behind
 
 
 def _trace_skills(cx: Context):
@@ -78,9 +79,13 @@ class ImpossibleWin(Analysis):
         split = self._by_reading(cx, name, f)
         if split:
             return split, {"kind": "none"}
+        # a win read through a word the post never defines cannot be decided from the text
+        undefined = undefined_behind(cx.rs, name)
+        cause = f"其胜负条件读取原文未定义的{'、'.join(f'「{n}」' for n in undefined)}（见未定义引用），按原文无法判定何时成立；" \
+            if undefined else ""
         return [Finding(
             kind="unknown", severity="warning", verdict="unknown", subjects=(name,),
-            message=f"{name}能否获胜未能判定：{steps_zh(depth)}内的简化对局（只有 {cx.world.k} 名玩家，不按开局人数发牌）"
+            message=f"{name}能否获胜未能判定：{cause}{steps_zh(depth)}内的简化对局（只有 {cx.world.k} 名玩家，不按开局人数发牌）"
                     f"没有走到{name}获胜，也没有证明其不可能（{reason_zh(proof.reason or proof.answer.reason)}）。",
             message_en=f"No win of {name} within bounds, and no proof it is impossible.",
             locations=cx.locs(f.where), key=("win", name),
