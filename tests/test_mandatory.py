@@ -152,3 +152,27 @@ def test_a_trigger_at_a_later_phase_comes_after_the_nights_duty():
                             "mandatory-trigger", rlimit=solver.rlimit * 20).status
     assert first(u.states) == "unsat"
     assert first(None) == "sat"   # without the states the duty is not read: the engine's own check
+
+
+def test_a_story_tells_the_choices_made_at_setup():
+    """A game whose slot holder made the setup pick tells it (开局时：P… 使用【托付】，目标 P…)
+    before the moves; a game where nobody did tells nothing of setup."""
+    from models.encoding.reach import bounded_trace, setup_told
+    from verifier.narrate import opening
+    rs = _ruleset(True)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    held = lambda st: z3.Or([st[("status", i, "信物")] for i in range(world.k)])   # noqa: E731
+    trace = bounded_trace(world, solver, held, 1, "setup-told", trace_skills(rs, world))
+    assert trace.answer.sat
+    [told] = [s for s in trace.steps if s.startswith("开局时：")]
+    assert "使用【托付】，目标 P" in told
+    assert opening("5 人局", trace.steps)[0].startswith("5 人局，开局时：")
+    # a pick declined (where it may be): none is told
+    rs = _ruleset(False)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+    nobody = [z3.Not(held(u.states[0]))]
+    ans = solver.check(u.constraints + nobody, "setup-none", rlimit=solver.rlimit * 20)
+    assert ans.sat and setup_told(ans.model, u) == []

@@ -329,6 +329,26 @@ def named_in(words: set[str], head: str) -> set[str]:
     return {w.split(":", 1)[1] for w in words if w.startswith(head + ":") and ":" in w}
 
 
+SETUP_TOLD = "开局时："   # the first step of a story whose slots made choices while setup resolved
+
+
+def opening(size: str, steps: list[str], empty: str | None = None) -> list[str]:
+    """A story's steps after its table size ("20 人局"): the choices made at setup, when the
+    steps begin with them, else "开局后", then the rest (empty: said when there is no step)."""
+    steps = list(steps) or ([empty] if empty else [])
+    if steps and steps[0].startswith(SETUP_TOLD):
+        return [(size + "，" if size else "") + steps[0]] + steps[1:]
+    return [size + "，开局后"] * bool(size) + steps
+
+
+def opening_line(size: str, setup: list[str], history: list[str], empty: str = "开局后") -> list[str]:
+    """The first steps of a story told in one line ("20 人局，开局后：甲；乙"): the choices made
+    at setup (setup: SETUP_TOLD lines) on a line of their own first."""
+    head = size + "，" if size else ""
+    return [head + x for x in setup] + \
+        [("" if setup else head) + ("开局后：" + "；".join(history) if history else empty)]
+
+
 def table_text(k: int, table: tuple | None, st: dict | None = None, seated: bool = False) -> tuple[str, str]:
     """(the table, the rest of it) for a witness dealt at a table: "12 人局" and the players
     outside the slots by identity; empty when the slots are the whole table. seated: the rules

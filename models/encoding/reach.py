@@ -526,6 +526,7 @@ class Unrolled:
     choices: list = field(default_factory=list)   # each move's unknown values (Transitions.step)
     nows: list = field(default_factory=list)   # the place in the day after each step (phase_now)
     init: State | None = None   # the slots as dealt, before the one-off phases (after_setup)
+    setup_uses: list = field(default_factory=list)   # (skill, binding, made) of the one-off phases
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
@@ -552,7 +553,8 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
     init = world.state("init")
     tbl = deal_table(world, init) if table else None
     with at_table(world, tbl):
-        st, setup_cs = after_setup(world, init, once)
+        made: list = []
+        st, setup_cs = after_setup(world, init, once, made)
         cs = world.initial(init) + setup_cs + (symmetry_breaking(world, init) if symmetric else [])
         cs += tbl.constraints if tbl else []
         cs += duties_in_slots(world, tbl, init, once)
@@ -583,7 +585,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
         no_repeat(trans, sels) + first_vote_out(trans, sels, quiet_sels) + \
         collected_at_phase_start(trans, sels, states) + forced_in_phase(trans, sels, states) + \
         owed_triggers(trans, sels, states)
-    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days, choices, nows, init)
+    cache[key] = Unrolled(trans, states, sels, cs, tbl, calm, quiet_sels, days, choices, nows, init, made)
     return cache[key]
 
 
@@ -1332,11 +1334,20 @@ def game_days(m, u: Unrolled, upto: int | None = None) -> tuple[list[tuple[int, 
     return outs, start
 
 
+def setup_told(m, u: Unrolled) -> list[str]:
+    """The uses the slots made while the one-off phases resolved (开局时: whom the bride chose,
+    whom a seer of setup looked at), in the order they resolve; empty when none was made."""
+    made = [move_text(Move(s, b, s.name)) for s, b, g in u.setup_uses
+            if z3.is_true(m.eval(g, model_completion=True))]
+    return [f"开局时：{'；'.join(made)}"] if made else []
+
+
 def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
     """The quiet days of a model's game, one line each, and the day the traced moves begin
     (said when a quiet day had a vote-out, or when the moves do not begin on day 1)."""
     outs, start = game_days(m, u, upto)
     told = dict(outs)
+    setup = setup_told(m, u)
     # a day the engine counted (reads_day) passes without a vote-out too: said, not skipped
     days = range(1, start) if u.trans.reads_day else sorted(told)
     out = [f"第 {day} 天：{move_text(told[day])}（此前的夜晚与当天无人发动技能、无人因技能出局）" if day in told
@@ -1345,7 +1356,7 @@ def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
     # traced moves that begin with the next day tell that day themselves (history_of)
     if (outs or start > 1) and not (first >= 0 and u.trans.moves[first].label == "day"):
         out.append(f"第 {start} 天起：")
-    return out
+    return setup + out
 
 
 def won_at_setup(world: World, solver: Solver, faction: str) -> Trace:
@@ -1773,11 +1784,12 @@ def setup_choice(world: World, s: Skill, b: Binding) -> z3.BoolRef:
     return z3.Bool(f"setup_use_{s.uid}_{b.self_slot}_{b.targets}_{b.others}", world.ctx)
 
 
-def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[State, list]:
+def after_setup(world: World, init: State, once_skills: list[Skill], uses: list | None = None) -> tuple[State, list]:
     """The state once the one-off phases are over: each holder of a setup skill may use it on
     targets of their choice, within its use limit (once, unless the text gives a count: the
     one-off phase comes once); a holder who can use a setup skill they cannot decline (a
-    trigger, a forced skill) uses it."""
+    trigger, a forced skill) uses it. uses: given, each possible use is added to it as
+    (skill, binding, whether it was made), in the order setup resolves them."""
     after = init
     cs: list = []
     extra = extra_uses(world.rs)
@@ -1798,6 +1810,8 @@ def after_setup(world: World, init: State, once_skills: list[Skill]) -> tuple[St
                 continue
             g = z3.And(choice, en)
             by_holder.setdefault(b.self_slot, []).append((g, bound))
+            if uses is not None:
+                uses.append((s, b, g))
             after = State({key: (z3.If(g, nxt.terms[key], term)
                                  if nxt.terms[key] is not term and not nxt.terms[key].eq(term) else term)
                            for key, term in after.terms.items()})

@@ -57,6 +57,7 @@ class OrderResult:
     turn_failed: tuple = ([], [])    # why b (a then b) and a (b then a) no longer happened at their turn
     trail: dict = field(default_factory=dict)        # the game to ask for first next time (confirm_order)
     detoured: bool = False                         # a ballot for oneself or a use on the out (detours)
+    setup: list = field(default_factory=list)        # the uses made while setup resolved, told (confirm_order)
 
 
 def in_one_window(uses: list[Use]) -> list[Use]:
@@ -214,6 +215,7 @@ def confirm_orders(world: World, solver: Solver, situations: list[tuple[list[Use
     cs, pre, ab, ba, keys, guards, turns = game.payload
     res = _decoded(world, game.answer, game.s0, pre, ab, ba, keys)
     res.history, res.dealt, res.table, res.trail = game.history, game.dealt, game.table, game.trail
+    res.setup = game.setup
     res.detoured = game.detoured
     m = game.answer.model
     res.idle_choices = {key for key, g in guards.items() if not z3.is_true(m.eval(g, model_completion=True))}
@@ -235,6 +237,7 @@ class Game:
     option: int = 0            # which of in_games' options the game reached
     trail: dict = field(default_factory=dict)   # the game to ask for first next time (pinned.trail_json)
     detoured: bool = False   # a ballot for oneself or a use on the out in the history (detours)
+    setup: list = field(default_factory=list)   # the uses made while setup resolved, told (setup_told)
 
 
 def in_game(world: World, solver: Solver, build: Callable, depth: int, skills: list, purpose: str,
@@ -259,7 +262,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
     from .detours import detoured_game, no_odd_moves
     from .pinned import pinned, trail_json
     from .rest_triggers import silent_rest_at
-    from .reach import game_day, game_over, history_of, phase_after, unrolled, window_follows
+    from .reach import game_day, game_over, history_of, phase_after, setup_told, unrolled, window_follows
     from .table import at_table, composition
     s0 = world.state("g")
     ans, u, at, payloads, answered = Answer("unsat"), None, {}, {}, None
@@ -322,7 +325,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
         ans, t = shortest(solver, u, base, at[i], ans, t, purpose)
     return Game(ans, s0, payloads[i], history_of(ans.model, u, t), concrete(ans.model, u.states[0], world.sorts),
                 composition(ans.model, u.table) if u.table else None, option=i, trail=trail_json(ans.model, u, t),
-                detoured=detoured_game(ans.model, u, t))
+                detoured=detoured_game(ans.model, u, t), setup=setup_told(ans.model, u))
 
 
 def _just_went_out(window: list[Use], states: list, t: int) -> z3.BoolRef:

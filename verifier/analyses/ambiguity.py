@@ -16,7 +16,7 @@ from models.encoding.reach import Move, bounded_trace, move_text, setup_skills
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
-from ..narrate import (describe_player, named_in_text, outcome_text, reason_zh, steps_zh, table_json, table_text,
+from ..narrate import (describe_player, named_in_text, opening, outcome_text, reason_zh, steps_zh, table_json, table_text,
                        window_game_json, witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere, readers_of
@@ -503,7 +503,7 @@ class Ambiguity(Analysis):
                     message_en=f"The ambiguity '{name}' matters: {f} wins under '{a}' and not under '{b}'.",
                     locations=where, key=("ambiguity", name),
                     scenario={"roles": [describe_player(rs, trace.states[0], k, dealt=True) for k in range(world.k)] + ([rest] if rest else []),
-                              "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即如此"]),
+                              "steps": opening(size, trace.steps, "开局即如此"),
                               "outcomes": [f"按「{a}」：{f}获胜", f"按「{b}」：{f}未获胜"] +
                                           [describe_player(rs, last, k) for k in range(world.k)]},
                     witness={"kind": "trace", "steps": trace.steps, "ambiguity": name, "options": [a, b],
@@ -563,7 +563,7 @@ class Ambiguity(Analysis):
             # the cast as dealt when a history leads to the use (the steps tell what happened)
             scenario={"roles": [describe_player(rs, game.dealt or game.start, i, dealt=True) for i in cast] + ([rest] if rest else []),
                       "steps": ([size + "，开局时（其余开局技能结算之后）"] * bool(size) + [use]) if at_setup else
-                               [size + "，开局后"] * bool(size) + game.history + [f"（以上对局按「{a}」理解进行" + "".join(f"，{r}" for r in game.others) + "）"] +
+                               opening(size, game.history) + [f"（以上对局按「{a}」理解进行" + "".join(f"，{r}" for r in game.others) + "）"] +
                                _now(rs, game, cast) + [use] + after + rests,
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
                                    f"按「{b}」：" + ("；".join(other) or "无变化")] + ([] if then else _read_later(rs, differing))},

@@ -13,7 +13,7 @@ from models.encoding.scenarios import Use, enabled_ever
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
-from ..narrate import describe_player, game_json, pick_text, steps_zh, table_json, table_text
+from ..narrate import describe_player, game_json, opening, pick_text, steps_zh, table_json, table_text
 from .base import Analysis, Context
 from .pending import trace_skills
 
@@ -293,7 +293,7 @@ class Loop(Analysis):
             message_en=f"Trigger cycle {chain} can repeat without bound.",
             locations=cx.locs(*(s.where for s in skills)), key=tuple(sorted(cycle)),
             scenario={"roles": [describe_player(rs, trace.states[-1], i) for i in range(world.k)] + ([rest] if rest else []),
-                      "steps": [size + "，开局后"] * bool(size) + trace.steps + ["此时："] + round_steps,
+                      "steps": opening(size, trace.steps) + ["此时："] + round_steps,
                       "outcomes": [outcome]},
             witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
                      "claim": {"cycle": uses, "passed": game.passed}},

@@ -9,7 +9,7 @@ from models.encoding.scenarios import Use, empty_pick, empty_pick_in_game
 from models.encoding.setup_pick import setup_pick
 
 from ..findings import Finding
-from ..narrate import (describe_player, pick_text, player, reason_zh, table_json, table_text, window_game_json,
+from ..narrate import (describe_player, opening_line, pick_text, player, reason_zh, table_json, table_text, window_game_json,
                        witness_json)
 from .base import Analysis, Context
 from .cases import CaseCoverage
@@ -197,7 +197,7 @@ class MissingRule(Analysis):
             locations=cx.locs(e.where, skill.where), key=key,
             scenario={"roles": [describe_player(rs, game.dealt if history else start, i, dealt=True) for i in range(cx.world.k)]
                       + ([rest] if rest else []),
-                      "steps": [(size + "，" if size else "") + ("开局后：" + "；".join(history) if history else "开局后"),
+                      "steps": opening_line(size, game.setup, history) + [
                                 f"{cx.skill_text(skill)}结算（{player(binding.self_slot)}" + (f"，目标 {who}" if who else "")
                                 + f"），需要随机选择一名{pick_text(flt)}"],
                       "outcomes": ["没有符合条件的角色：规则未给出结果"]},

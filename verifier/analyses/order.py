@@ -13,7 +13,7 @@ from models.encoding.scenarios import confirm_orders, in_one_window, order_quest
 from models.encoding.sorts import reads_seats
 
 from ..findings import MESSAGE_MAX, Finding
-from ..narrate import (describe_player, outcome_text, steps_zh, named_in, player, players_in, reason_zh, relevant, table_json,
+from ..narrate import (describe_player, opening_line, outcome_text, steps_zh, named_in, player, players_in, reason_zh, relevant, table_json,
                        table_text, window_game_json, witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere, skill_reads, skill_writes
@@ -207,7 +207,7 @@ class OrderDependence(Analysis):
                       for i in range(cx.world.k) if i not in cast]
             roles.append(rest)
         history = [text for text, _ in res.history if text]
-        steps = [(size + "，" if size else "") + (("开局后：" + "；".join(history)) if history else "开局后（第一个可行动的时段）")]
+        steps = opening_line(size, res.setup, history, "开局后（第一个可行动的时段）")
         if shown is not res.start:
             now = [describe_player(cx.rs, res.start, i, rel, rel_labels) for i in sorted(cast)]
             was = [describe_player(cx.rs, shown, i, rel, rel_labels) for i in sorted(cast)]

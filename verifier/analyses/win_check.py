@@ -8,7 +8,7 @@ from typing import Iterator
 from models.encoding.win_check import trigger_after_win
 
 from ..findings import Finding
-from ..narrate import describe_player, game_json, table_json, table_text
+from ..narrate import describe_player, game_json, opening, table_json, table_text
 from .base import Context
 from .pending import trace_skills
 
@@ -79,7 +79,7 @@ class WinCheckOrder:
                        "the text does not say which comes first.",
             locations=cx.locs(skill.where), key=("wincheck", skill.uid),
             scenario={"roles": [describe_player(rs, trace.states[0], i, dealt=True) for i in range(world.k)] + ([rest] if rest else []),
-                      "steps": [size + "，开局后"] * bool(size) + trace.steps,
+                      "steps": opening(size, trace.steps),
                       "outcomes": [f"立即判定胜负：{now_t}获胜，{cx.skill_text(skill)}不发动",
                                    f"先结算（{use}），再判定：满足胜利条件的是{then_t}"]},
             witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),

@@ -8,7 +8,7 @@ from models.encoding.anywhere import possible_at_table
 from models.encoding.reach import back_from_lost, bounded_trace, win_and_lose
 
 from ..findings import Finding
-from ..narrate import describe_player, game_json, table_json, table_text
+from ..narrate import describe_player, game_json, opening, table_json, table_text
 from .base import Context
 from .pending import trace_skills
 from .influence import reads_of
@@ -111,7 +111,7 @@ def _witnessed(cx: Context, check, name: str, trace, message: str, message_en: s
         kind=check.kind, severity=check.severity, verdict="witnessed", subjects=(name,),
         message=message, message_en=message_en, locations=cx.locs(rs.factions[name].where), key=key,
         scenario={"roles": [describe_player(rs, trace.states[0], i, dealt=True) for i in range(k)] + ([rest] if rest else []),
-                  "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即满足"]),
+                  "steps": opening(size, trace.steps, "开局即满足"),
                   "outcomes": [outcome] + [describe_player(rs, last, i) for i in range(k)]},
         witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace), "claim": claim},
         question=question, rulings=rulings)

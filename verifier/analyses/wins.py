@@ -14,7 +14,7 @@ from models.encoding.solver import Solver
 from models.encoding.world import World
 
 from ..findings import Finding
-from ..narrate import describe_player, game_json, reason_zh, steps_zh, table_json, table_text
+from ..narrate import describe_player, game_json, opening, reason_zh, steps_zh, table_json, table_text
 from .ambiguity import readers
 from .base import Analysis, Context
 from .influence import reads_of, skill_writes
@@ -230,7 +230,7 @@ class SimultaneousWin(Analysis):
             message_en=f"{a} and {b} can both meet their win conditions at once, with no priority.",
             locations=cx.locs(rs.factions[a].where, rs.factions[b].where), key=(a, b),
             scenario={"roles": [describe_player(rs, trace.states[0], i, dealt=True) for i in range(cx.world.k)] + ([rest] if rest else []),
-                      "steps": [size + "，开局后"] * bool(size) + (trace.steps or ["开局即满足"]),
+                      "steps": opening(size, trace.steps, "开局即满足"),
                       "outcomes": [f"此时{a}与{b}同时满足胜利条件"] +
                                   [describe_player(rs, last, i) for i in range(cx.world.k)]},
             witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
