@@ -206,11 +206,17 @@ def test_an_order_game_with_a_detour_is_asked_for_again_without_it():
     shown = again["scenario"]["roles"][again["witness"]["bindings"][-1]["targets"][0]]
     assert "狼阵营" not in shown, again["scenario"]["roles"]
     # a baseline that says the plain game was asked for in vain is believed: not asked again
-    g["witness"]["game"]["trail"]["plain"] = "none"
+    from models.encoding.detours import in_vain
+    g["witness"]["game"]["trail"].update(in_vain())
     [kept] = [f for f in _doc(check(rs, kinds=["order-dependence"], earlier=edited))["findings"]
               if f["kind"] == "order-dependence"]
     assert "狼阵营" in kept["scenario"]["roles"][kept["witness"]["bindings"][-1]["targets"][0]], kept["scenario"]
     assert kept["witness"]["game"]["trail"]["plain"] == "none"
+    # unless it was found in vain under other detour rules: then it is asked again
+    g["witness"]["game"]["trail"]["detours"] = "older"
+    [again] = [f for f in _doc(check(rs, kinds=["order-dependence"], earlier=edited))["findings"]
+               if f["kind"] == "order-dependence"]
+    assert "狼阵营" not in again["scenario"]["roles"][again["witness"]["bindings"][-1]["targets"][0]]
 
 
 def test_a_plain_game_casts_no_ballot_for_oneself():

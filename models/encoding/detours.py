@@ -7,9 +7,27 @@ kept when there is none.
 """
 from __future__ import annotations
 
+import hashlib
+import os
+
 import z3
 
 from ..domain import Skill
+
+# what counts as a detour, as written here: a baseline's "no plain game" found under other
+# rules is asked for again (plain_none / in_vain)
+with open(os.path.abspath(__file__), "rb") as _fh:
+    RULES = hashlib.sha256(_fh.read()).hexdigest()[:12]
+
+
+def in_vain() -> dict:
+    """The trail's mark that a plain game was asked for in vain, under these rules."""
+    return {"plain": "none", "detours": RULES}
+
+
+def plain_none(trail: dict | None) -> bool:
+    """A baseline trail says no plain game exists, under the detour rules as they are now."""
+    return bool(trail) and trail.get("plain") == "none" and trail.get("detours") == RULES
 
 
 def harms_targets(skill: Skill, rs=None) -> bool:

@@ -8,7 +8,7 @@ from typing import Iterator
 from models.domain import without_parts
 from models.encoding.ambiguity import (CONTINUE_STEPS, confirm_reading, continue_reading, foreign_statuses,
                                       reading_question, win_differs, wins_only_under)
-from models.encoding.detours import held_in_values, odd_moves, odd_use
+from models.encoding.detours import held_in_values, in_vain, odd_moves, odd_use, plain_none
 from models.encoding.decode import player_of
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
@@ -363,7 +363,7 @@ class Ambiguity(Analysis):
             # again within the same bounds without them (a record is still played on), unless
             # the baseline's game is this one and was asked for again in vain
             going = _target_going(game) and not records
-            better = None if (earlier or {}).get("plain") == "none" else \
+            better = None if plain_none(earlier) else \
                 self._asked_again(cx, name, s, (i, j), outcome, bound, living=not records, fallback=going)
             none_plain = better is None or not better.answer.sat
             game = game if none_plain else better
@@ -383,7 +383,7 @@ class Ambiguity(Analysis):
         # the next check asks for this game first (under option i, compared with j)
         game.trail["options"] = [a, b]
         if none_plain:
-            game.trail["plain"] = "none"   # asked for again without detours, in vain
+            game.trail.update(in_vain())   # asked for again without detours, in vain
         if then is not None and then.answer.sat:
             game.trail["after"] = {"options": list(pair), "moves": then.moves[then.use_at + 1:]}
         if then is not None and not then.answer.sat:

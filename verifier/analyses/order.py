@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from models.encoding.reach import Move, choices_text, move_json, readings_text
-from models.encoding.detours import held_in_values, odd_moves, odd_use
+from models.encoding.detours import held_in_values, in_vain, odd_moves, odd_use, plain_none
 from models.encoding.scenarios import confirm_orders, in_one_window, order_question
 from models.encoding.sorts import reads_seats
 
@@ -154,7 +154,7 @@ class OrderDependence(Analysis):
                 res = confirm_orders(cx.world, cx.solver, [(list(cand.scene), cand.a, cand.b, cand.pin)], outcome,
                                      depth, skills, pin=trail)[1]
                 if res.answer.sat:
-                    return cand, res, trail.get("plain") == "none"
+                    return cand, res, plain_none(trail)
         return None
 
     def _plainer(self, cx: Context, cand: Candidate, res, tried: bool, outcome, depth: int, skills: list) -> tuple:
@@ -167,7 +167,7 @@ class OrderDependence(Analysis):
                                                    outcome, depth, skills, plain=True)[1]
         if better is not None and better.answer.sat:
             return cand, better
-        res.trail["plain"] = "none"   # asked for again without detours, in vain
+        res.trail.update(in_vain())   # asked for again without detours, in vain
         return cand, res
 
     def _finding(self, cx: Context, cand: Candidate, res) -> Finding:
