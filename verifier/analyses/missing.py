@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from models.encoding.reach import bindings_for, move_json
+from models.encoding.reach import bindings_for, first_out_day, move_json
 from models.encoding.decode import concrete
 from models.encoding.scenarios import Use, empty_pick, empty_pick_in_game
 from models.encoding.setup_pick import setup_pick
+from models.encoding.table import players_range
 
 from ..findings import Finding
 from ..narrate import (describe_player, opening_line, pick_text, player, reason_zh, table_json, table_text, window_game_json,
@@ -106,6 +107,27 @@ def deal_text(rs, deal: dict[str, int]) -> str:
     return "、".join(parts)
 
 
+def _tie_sketch(rs) -> dict:
+    """A tie at the first vote that can put someone out, at the smallest table the setup
+    allows: four players split two and two, the others' ballots go elsewhere one each (a
+    sketch of the vote, not a game: no skill is used before it)."""
+    rng = players_range(rs)
+    n = rng[0] if rng else 4
+    day = first_out_day(rs)
+    rest = n - 4
+    return {"roles": ["P1、P2、P3、P4：均存活、均有投票权"] +
+                     ([f"其余 {rest} 名玩家：均存活、均有投票权（身份不影响这一局面）"] if rest > 0 else []),
+            "steps": [(f"{n} 人局，" if rng else "") + f"第 {day} 天投票：P1、P2 投给 P3；P3、P4 投给 P1" +
+                      ("；其余玩家各投给不同的玩家或弃票，没有人的得票达到 2 票" if rest > 0 else "")],
+            "outcomes": ["P1 与 P3 各得 2 票并列最高：规则未给出结果" +
+                         ("（票权不同时，按各自的票权计）" if _weights_differ(rs) else "")]}
+
+
+def _weights_differ(rs) -> bool:
+    """Some skill changes a player's vote weight or votes received: a tie then depends on them."""
+    return any(e.kind in ("vote_weight", "received_votes") for s in rs.skills for e in s.all_effects())
+
+
 class MissingRule(Analysis):
     """A reachable situation for which the rules give no outcome: a vote tie the vote rules
     do not cover, a faction with neither a win nor a lose condition, or a random pick
@@ -137,9 +159,7 @@ class MissingRule(Analysis):
                 message="投票规则没有说明平票（两名或以上角色得票相同且最高）时如何处理。",
                 message_en="The vote rules do not say what happens on a tie.",
                 locations=cx.locs(where), key=("vote-tie",),
-                scenario={"roles": ["P1、P2、P3、P4：均存活、均有投票权"],
-                          "steps": ["P1、P2 投给 P3；P3、P4 投给 P1"],
-                          "outcomes": ["P1 与 P3 各得 2 票并列最高：规则未给出结果"]},
+                scenario=_tie_sketch(rs),
                 question="投票出现平票时如何处理？",
                 rulings=({"ruling": "平票者都出局", "outcome": "P1、P3 出局"},
                          {"ruling": "无人出局", "outcome": "无人出局"},
