@@ -75,3 +75,21 @@ def test_a_day_that_passes_without_a_vote_out_says_so():
         return next(s for s in trace.steps if "天开始" in s)
     assert marked_on_day_two(True).endswith("（第 1 天投票无人出局）")
     assert "投票" not in marked_on_day_two(False)
+
+
+def test_the_tie_sketch_is_at_the_table_and_on_a_day_with_a_vote_out():
+    """The missing tie rule is shown at the smallest table the setup allows, on the first day
+    whose vote can put someone out."""
+    import os
+    import yaml
+    from verifier.engine import check
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "missing-rule", "bad_vote_tie")
+    with open(os.path.join(here, "ruleset.yaml"), encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    with open(os.path.join(here, "source.txt"), encoding="utf-8") as fh:
+        source = fh.read()
+    raw["setup"] = {"src": 3, "players": {"min": 6, "max": 8, "src": 3}}
+    raw["voting"]["first_out_day"] = 2
+    [tie] = [f for f in check(load_inline(raw, source), kinds=["missing-rule"]).findings if f.subjects == ("投票",)]
+    assert tie.scenario["steps"][0].startswith("6 人局，第 2 天投票")
+    assert any(r.startswith("其余 2 名玩家") for r in tie.scenario["roles"])
