@@ -1337,9 +1337,9 @@ def game_days(m, u: Unrolled, upto: int | None = None) -> tuple[list[tuple[int, 
 def setup_told(m, u: Unrolled) -> list[str]:
     """The uses the slots made while the one-off phases resolved (开局时: whom the bride chose,
     whom a seer of setup looked at), in the order they resolve; empty when none was made. A
-    use without targets that only tells (wolves learning each other) is left out."""
+    use without targets is no choice (what it gave, the cast shows: 开局时经…获得)."""
     made = [move_text(Move(s, b, s.name)) for s, b, g in u.setup_uses
-            if (b.targets or changes_state(s)) and z3.is_true(m.eval(g, model_completion=True))]
+            if b.targets and z3.is_true(m.eval(g, model_completion=True))]
     return [f"开局时：{'；'.join(made)}"] if made else []
 
 
