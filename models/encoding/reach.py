@@ -1785,11 +1785,11 @@ def setup_choice(world: World, s: Skill, b: Binding) -> z3.BoolRef:
     return z3.Bool(f"setup_use_{s.uid}_{b.self_slot}_{b.targets}_{b.others}", world.ctx)
 
 
-def after_setup(world: World, init: State, once_skills: list[Skill], uses: list | None = None) -> tuple[State, list]:
+def after_setup(world: World, init: State, once_skills: list[Skill], made: list | None = None) -> tuple[State, list]:
     """The state once the one-off phases are over: each holder of a setup skill may use it on
     targets of their choice, within its use limit (once, unless the text gives a count: the
     one-off phase comes once); a holder who can use a setup skill they cannot decline (a
-    trigger, a forced skill) uses it. uses: given, each possible use is added to it as
+    trigger, a forced skill) uses it. made: given, each possible use is added to it as
     (skill, binding, whether it was made), in the order setup resolves them."""
     after = init
     cs: list = []
@@ -1811,8 +1811,8 @@ def after_setup(world: World, init: State, once_skills: list[Skill], uses: list 
                 continue
             g = z3.And(choice, en)
             by_holder.setdefault(b.self_slot, []).append((g, bound))
-            if uses is not None:
-                uses.append((s, b, g))
+            if made is not None:
+                made.append((s, b, g))
             after = State({key: (z3.If(g, nxt.terms[key], term)
                                  if nxt.terms[key] is not term and not nxt.terms[key].eq(term) else term)
                            for key, term in after.terms.items()})
