@@ -4,6 +4,8 @@ reaches other players is not left uncounted outside the slots, where the pick wo
 players the game never tracks."""
 from __future__ import annotations
 
+import copy
+
 import z3
 
 from models.encoding.quiet import forced
@@ -17,13 +19,14 @@ SOURCE = ("# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张
           "托付：开局时，甲需选择一名其他角色，其获得[信物]。\n（空行）\n（空行）\n每天先夜晚、后白天。\n")
 
 
-def _ruleset(mandatory: bool):
+def _ruleset(mandatory: bool, second: bool = False):
+    """second: 乙 too has a setup pick (托付 again, under another name)."""
     skill = {"name": "托付", "src": 3, "timing": ["开局"],
              "targets": {"min": 1, "max": 1, "filter": {"other": True}},
              "effects": [{"grant_status": {"who": "target", "status": "信物", "duration": "permanent"}}]}
     if mandatory:
         skill["mandatory"] = {"src": 3, "text": "需选择"}
-    skills = {"甲": [skill], "乙": [], "丙": [], "丁": [], "戊": []}
+    skills = {"甲": [skill], "乙": [{**copy.deepcopy(skill), "name": "转托"}] if second else [], "丙": [], "丁": [], "戊": []}
     return one_each(skills, SOURCE, ["信物"], phases=({"name": "开局", "src": 3, "once": True}, "夜晚", "白天"), depth=1)
 
 
@@ -159,14 +162,14 @@ def test_a_story_tells_the_choices_made_at_setup():
     before the moves; a game where nobody did tells nothing of setup."""
     from models.encoding.reach import bounded_trace, setup_told
     from verifier.narrate import opening
-    rs = _ruleset(True)
+    rs = _ruleset(True, second=True)
     world = World(rs, 4)
     solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
     held = lambda st: z3.Or([st[("status", i, "信物")] for i in range(world.k)])   # noqa: E731
     trace = bounded_trace(world, solver, held, 1, "setup-told", trace_skills(rs, world))
     assert trace.answer.sat
     [told] = [s for s in trace.steps if s.startswith("开局时：")]
-    assert "使用【托付】，目标 P" in told
+    assert "使用【托付】，目标 P" in told and "使用【转托】，目标 P" in told
     assert opening("5 人局", trace.steps)[0].startswith("5 人局，开局时：")
     # a pick declined (where it may be): none is told
     rs = _ruleset(False)
