@@ -590,7 +590,8 @@ def _replay(rs, it: bf.Interp, w: dict, st, switch: tuple | None = None, where: 
         prev = mv
     st = st.set({("game_day",): today})   # a window after the moves is on their last day
     return st, {"rank": rank, "used": used, "day": day, "targeted": targeted, "began": began, "done": done,
-                "before_last": before_prev, "cooled": cooled}
+                "before_last": before_prev, "cooled": cooled,
+                "last_chained": bool(game["moves"]) and prev_trigger}
 
 
 def _cooling(rs, skill, user: int, day: int, cooled: dict) -> bool:
@@ -605,8 +606,9 @@ def _answers_last(skill, use: dict, st, today: dict) -> None:
     if event in ("went_out", "killed", "about_to_go_out"):
         victim, before = use["others"].get("victim", use["self"]), today["before_last"]
         key = "dying" if event == "about_to_go_out" else "alive"
+        # a going out is answered by the run of triggers after it (a chain), as in the game
         fresh = before is not None and (not before[(key, victim)] and st[(key, victim)] if key == "dying"
-                                        else before[(key, victim)] and not st[(key, victim)])
+                                        else (before[(key, victim)] or today.get("last_chained")) and not st[(key, victim)])
         if not fresh:
             raise Illegal(f"{skill.name} does not answer the going out of the last move")
 

@@ -209,3 +209,28 @@ def test_a_replacement_answers_once_its_phase_is_played_out():
         return solver.check(u.constraints + query, "duties-done", rlimit=solver.rlimit * 20).status
     assert knifed_duty_undone(ruleset(forced=True)) == "unsat"
     assert knifed_duty_undone(ruleset(forced=False)) == "sat"
+
+
+def test_a_use_answering_a_going_out_may_follow_another_answer_to_it():
+    """After the knife, 守望 answers first and 哀悼 second: a chain, as in a game. A reading's use
+    of 哀悼 there follows the going out it answers (going_out_follows with the moves); read
+    only against the last move, it would not."""
+    from models.encoding.reach import going_out_follows
+    skills = {"甲": [{"name": "刺杀", "src": 3, "timing": ["夜晚"],
+                     "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
+                     "effects": [{"out": {"who": "target", "cause": "刺杀"}}]}],
+              "乙": [{"name": "守望", "src": 4, "trigger": {"event": "went_out", "on": {"other": True}, "cause": "any"},
+                     "effects": [{"grant_status": {"who": "self", "status": "灯", "duration": "permanent"}}]}],
+              "丙": [], "丁": [{"name": "哀悼", "src": 4, "trigger": {"event": "went_out", "on": {"other": True}, "cause": "any"},
+                              "effects": [{"grant_status": {"who": "self", "status": "泪", "duration": "permanent"}}]}]}
+    rs = one_each(skills, SOURCE, ["灯", "泪"], phases=("夜晚",), depth=2)
+    world, solver, u, query = _after_knife(rs, 2, 2)
+    watch = [n for n, mv in enumerate(u.trans.moves) if mv.skill is not None and mv.skill.name == "守望"
+             and dict(mv.binding.others).get("victim") == 2]
+    query += [u.states[0][("role", 3)] == world.sorts.roles["丁"], z3.Or([u.sels[1] == n for n in watch])]
+    mourn = next(mv for mv in u.trans.moves if mv.skill is not None and mv.skill.name == "哀悼"
+                 and mv.binding.self_slot == 3 and dict(mv.binding.others).get("victim") == 2)
+    chained = going_out_follows(u.trans, u.states, 2, mourn.skill, mourn.binding, u.sels)
+    last_only = going_out_follows(u.trans, u.states, 2, mourn.skill, mourn.binding)
+    assert solver.check(u.constraints + query + [chained], "chain", rlimit=solver.rlimit * 20).status == "sat"
+    assert solver.check(u.constraints + query + [last_only], "chain", rlimit=solver.rlimit * 20).status == "unsat"

@@ -334,7 +334,7 @@ def _use_follows(u, t: int, skill: Skill, b: Binding) -> z3.BoolRef:
     if (skill.trigger or {}).get("event") == "about_to_go_out":
         return z3.And(going_out_follows(u.trans, u.states, t, skill, b), phase_duties_done(u.trans, u.sels, u.states, t))
     if answers_going_out(skill):
-        return going_out_follows(u.trans, u.states, t, skill, b)
+        return going_out_follows(u.trans, u.states, t, skill, b, u.sels)
     return z3.BoolVal(True, u.trans.world.ctx)
 
 

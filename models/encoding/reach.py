@@ -1191,15 +1191,21 @@ def _owed_at(trans: Transitions, st: State, idxs: list[int]) -> z3.BoolRef:
                          _would_change(world, st, trans.moves[i].skill, trans.moves[i].binding)) for i in idxs])
 
 
-def going_out_follows(trans: Transitions, states: list, t: int, skill: Skill, b: Binding) -> z3.BoolRef:
+def going_out_follows(trans: Transitions, states: list, t: int, skill: Skill, b: Binding,
+                      sels: list | None = None) -> z3.BoolRef:
     """A trigger answering a player's going out may be used after the first t moves only right
-    after the going out it answers: the last move made it. A use a day later answers nothing."""
+    after the going out it answers: the last move made it, or (given sels) was another trigger
+    answering a going out, a chain, as in a game (going_out_timing). A use a day later answers
+    nothing."""
     if t == 0:
         return z3.BoolVal(False, trans.world.ctx)
     victim = dict(b.others).get("victim", b.self_slot)
     if (skill.trigger or {}).get("event") == "about_to_go_out":
         return z3.Not(states[t - 1][("dying", victim)])
-    return states[t - 1][("alive", victim)]
+    if sels is None:
+        return states[t - 1][("alive", victim)]
+    chain = [i for g in _going_out_groups(trans).values() for i in g]
+    return z3.Or(states[t - 1][("alive", victim)], _among(sels[t - 1], chain))
 
 
 def faction_out_timing(trans: Transitions, sels: list, states: list) -> list:
