@@ -14,9 +14,10 @@ import z3
 from ..domain import Skill
 from .decode import concrete, player_of
 from .quiet import answers_going_out
-from .reach import (Move, answers_of_the_gone, owed_pending, phase_duties_done, bindings_for, choices_text, faction_goal, game_days, game_over, going_out_follows, history_of,
-                    idle_choices, inner_bindings, move_json, move_text, phase_after, phase_named, phase_trigger,
-                    quiet_days_text, readings_of, setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
+from .reach import (Move, answers_of_the_gone, bindings_for, choices_text, faction_goal, game_days, game_over,
+                    going_out_follows, history_of, idle_choices, inner_bindings, move_json, move_text, owed_pending,
+                    phase_after, phase_duties_done, phase_named, phase_trigger, quiet_days_text, readings_of,
+                    setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
 from .detours import detoured_game, held_in, no_odd_moves, odd_use, skill_reads
 from .pinned import canon as _canon, moves_pinned, pinned, trail_json
 from .rest_triggers import silent_rest_at
