@@ -1124,8 +1124,9 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
         owed = {s: _owed_at(trans, states[s], idxs) for s in range(1, len(sels))}
         for t in range(len(sels)):
             for s in range(t + 1, len(sels)):
+                went, not_fired, run = _unanswered_parts(trans, sels, states, idxs, chain, victim, t, s)
                 ends = z3.And(z3.Not(_among(sels[s], chain)), sels[s] != -1)
-                out.append(z3.Not(z3.And(_unanswered(trans, sels, states, idxs, chain, victim, t, s), ends, owed[s])))
+                out.append(z3.Not(z3.And([went, ends, not_fired, owed[s]] + run)))
     # a replacement (免于出局…) answers a player about to go out before the outs happen (天亮,
     # a settling): a move that puts the pending outs into effect comes only once it fired
     outs = [i for i, mv in enumerate(trans.moves) if mv.label in ("settle", "day")]
@@ -1143,14 +1144,23 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
     return out
 
 
+def _unanswered_parts(trans: Transitions, sels: list, states: list, idxs: list[int], chain: list[int],
+                      victim: int, t: int, s: int) -> tuple:
+    """(the victim went out at move t, none of idxs fired after it before move s, [each move
+    after it before move s is a going-out trigger]): the parts of _unanswered, kept apart so
+    owed_triggers builds the terms it always built (answers at the budget edge follow them)."""
+    went = z3.And(states[t][("alive", victim)], z3.Not(states[t + 1][("alive", victim)]))
+    run = [_among(sels[x], chain) for x in range(t + 1, s)]
+    fired = z3.Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, trans.world.ctx)])
+    return went, z3.Not(fired), run
+
+
 def _unanswered(trans: Transitions, sels: list, states: list, idxs: list[int], chain: list[int],
                 victim: int, t: int, s: int) -> z3.BoolRef:
     """The victim went out at move t, and the moves after it up to move s are a run of
     going-out triggers none of which is one of idxs."""
-    went = z3.And(states[t][("alive", victim)], z3.Not(states[t + 1][("alive", victim)]))
-    run = [_among(sels[x], chain) for x in range(t + 1, s)]
-    fired = z3.Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, trans.world.ctx)])
-    return z3.And([went, z3.Not(fired)] + run)
+    went, not_fired, run = _unanswered_parts(trans, sels, states, idxs, chain, victim, t, s)
+    return z3.And([went, not_fired] + run)
 
 
 def owed_pending(trans: Transitions, sels: list, states: list, s: int, use: Move | None = None) -> z3.BoolRef:
