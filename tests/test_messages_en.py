@@ -95,3 +95,19 @@ def test_diff_text_in_english(tmp_path):
     assert any(line.startswith("+ ") and ": error missing-rule " in line for line in rest), en.stdout
     assert any(line.startswith("! stale encoding: ") for line in rest), en.stdout
     assert not CJK.search(head)
+
+
+def test_a_group_of_pairs_no_game_reaches_is_not_called_undecided_in_english():
+    """Unconfirmed order pairs within the bounds are decided (no game reaches them): their
+    grouped English message says so, as the Chinese one does, and a budget group still says
+    budget."""
+    from verifier.findings import Finding, grouped
+    def member(pair: str, group: tuple) -> Finding:
+        return Finding(kind="unknown", severity="info", verdict="unknown", subjects=tuple(pair.split("/")),
+                       message="…", locations=(), key=(pair,), group=group)
+    within = ("within-bounds", "{n} 对技能……没有合法对局走到先后会改变结果的局面", "甲与乙", None,
+              "{n} pairs may depend on their order, but no legal game within 3 steps reaches it")
+    g = grouped([member("甲/乙", within), member("丙/丁", within[:2] + ("丙与丁",) + within[3:])])
+    assert g.message_en.startswith("2 pairs may depend on their order") and "budget" not in g.message_en
+    budget = ("order-undecided", "以下 {n} 对技能的结算顺序问题在求解预算内未能判定", "甲与乙")
+    assert "budget" in grouped([member("甲/乙", budget), member("丙/丁", budget)]).message_en

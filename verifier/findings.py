@@ -40,8 +40,8 @@ class Finding:
     suppressed: str | None = None      # the reason, when a suppression matches
     message_en: str | None = None
     # an undecided question of a kind asked many times: (kind of question, the sentence for
-    # n of them with {n}, this one's item[, the FAQ question for all]); the engine reports
-    # such findings as one
+    # n of them with {n}, this one's item[, the FAQ question for all[, the English sentence
+    # with {n}]]); the engine reports such findings as one
     group: tuple[str, ...] | None = None
     # witnessed findings of one cause told as one (the same window with no stated order): the
     # others, each whole (findings/v1 addition "examples"); this one's own story is the first
@@ -128,8 +128,9 @@ def grouped(members: list[Finding]) -> Finding:
     return Finding(kind=first.kind, severity=first.severity, verdict=first.verdict, subjects=subjects,
                    message=message, locations=locs, scenario=scenario,
                    key=(first.group[0],) + tuple(sorted("\x1f".join(f.key or f.subjects) for f in members)),
-                   message_en=f"{len(members)} questions of one kind ({first.group[0]}) were not decided within "
-                              "the solver budget: " + "; ".join("/".join(f.subjects) for f in members) + ".")
+                   message_en=(first.group[4] if len(first.group) > 4 and first.group[4] else
+                               f"{len(members)} questions of one kind ({first.group[0]}) were not decided within the solver budget")
+                   .format(n=len(members)) + ": " + "; ".join("/".join(f.subjects) for f in members) + ".")
 
 
 def _with_examples(members: list[Finding]) -> Finding:
@@ -151,7 +152,7 @@ def _with_examples(members: list[Finding]) -> Finding:
                    message_en=f"{len(members)} pairs resolve in one window with no stated order, and their orders differ: "
                               + "; ".join("/".join(f.subjects) for f in members) + ".",
                    assumptions=tuple(dict.fromkeys(a for f in members for a in f.assumptions)),
-                   question=first.group[3] if len(first.group) > 3 else first.question,
+                   question=first.group[3] if len(first.group) > 3 and first.group[3] else first.question,
                    group=None, examples=examples)
 
 

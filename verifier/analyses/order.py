@@ -295,7 +295,9 @@ class OrderDependence(Analysis):
                        scenario={"roles": [], "steps": [f"{pair}：界限内没有对局走到二者同时待结算且先后改变结果的局面"],
                                  "outcomes": ["界限内无结算顺序问题；更长的对局未检查"]} if bounded else None,
                        group=(WITHIN_BOUNDS, f"{{n}} 对技能在抽象分析中可能因结算顺序而结果不同，但开局后 "
-                              f"{steps_zh(depth)}内没有合法对局走到先后会改变结果的局面", pair) if bounded else
+                              f"{steps_zh(depth)}内没有合法对局走到先后会改变结果的局面", pair, None,
+                              f"{{n}} pairs may depend on their order in the abstract search, but no legal game within "
+                              f"{depth} steps reaches a situation where the order changes the result") if bounded else
                        ("order-unconfirmed", "以下 {n} 对技能的结算顺序可能影响结果，但未能在对局中确认",
                         f"{cx.skill_text(a)}与{cx.skill_text(b)}（{why}）"))
 
