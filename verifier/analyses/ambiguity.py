@@ -367,6 +367,10 @@ class Ambiguity(Analysis):
                 self._asked_again(cx, name, s, (i, j), outcome, bound, living=not records, fallback=going)
             none_plain = better is None or not better.answer.sat
             game = game if none_plain else better
+            # a game asked for again that is still not wholly plain (a base-rule status every
+            # game deals, a target on the way out) is the plainest there is: marked, so the
+            # next check keeps it rather than asking again and finding another
+            none_plain = none_plain or not _plain(rs, s, game) or (_target_going(game) and not records)
         then, pair = None, (a, b)
         if _only_records(rs, game.differing):
             # a record the post never names differs: the found game played on (the
