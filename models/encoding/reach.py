@@ -1355,8 +1355,25 @@ def setup_told(m, u: Unrolled) -> list[str]:
     whom a seer of setup looked at), in the order they resolve; empty when none was made. A
     use without targets is no choice (what it gave, the cast shows: 开局时经…获得)."""
     made = [move_text(Move(s, b, s.name)) for s, b, g in u.setup_uses
-            if b.targets and z3.is_true(m.eval(g, model_completion=True))]
+            if b.targets and z3.is_true(m.eval(g, model_completion=True)) and _left_a_trace(m, u, b.targets)]
     return [f"开局时：{'；'.join(made)}"] if made else []
+
+
+def _left_a_trace(m, u: Unrolled, targets) -> bool:
+    """Setup changed something of a target (a status, a faction, an item now theirs): a pick
+    that left none (a choice the rules void) is not pinned by the state the story keeps, so
+    telling it would tell a guess."""
+    if u.init is None:
+        return True
+    val = lambda term: m.eval(term, model_completion=True)   # noqa: E731
+    for key, term in u.states[0].terms.items():
+        if key not in u.init.terms:
+            continue
+        mine = len(key) > 1 and key[1] in targets
+        item = key[0] == "item" and any(z3.is_true(val(term == x)) for x in targets)
+        if (mine or item) and not z3.is_true(val(term == u.init.terms[key])):
+            return True
+    return False
 
 
 def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
