@@ -63,6 +63,17 @@ def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, 
     the use is built once with the reading fixed to each option (the state before it is
     shared, so only the use itself can differ). living: only a difference about a player
     in the game when the use is made (or about no player) counts."""
+    # a game question is asked again (plain, pinned, once more without detours) over the same
+    # unrolled states: the same pair, built once (st and outcome kept: their ids stay theirs)
+    memo = world.__dict__.setdefault("_outcome_pairs", {})
+    key = (id(st), skill.uid, b.self_slot, b.targets, b.others, b.window, name, i, j, id(outcome), living)
+    if key not in memo:
+        memo[key] = (st, outcome, _built_pair(world, st, skill, b, name, i, j, outcome, living))
+    return memo[key][2]
+
+
+def _built_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome,
+                living: bool):
     allowed = {}
 
     def under(option: int) -> dict:

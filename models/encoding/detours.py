@@ -123,19 +123,31 @@ def no_odd_moves(u, upto: int) -> list:
     out = [st[("ballot", v)] != v for st in u.states[1:upto + 1] for v in range(u.trans.world.k)
            if ("ballot", v) in st.terms]
     for s in range(upto):
-        st = u.states[s]
-        for n, mv in enumerate(u.trans.moves):
-            if mv.skill is None or mv.binding is None or not mv.binding.targets:
-                continue
-            dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=st: st[("alive", x)], u.trans.world.rs)
-            if dead is not False:
-                out.append(z3.Implies(u.sels[s] == n, z3.Not(dead)))
-            odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)],
-                          u.trans.world.rs, held_in(st))
-            if odd is True:
-                out.append(u.sels[s] != n)
-            elif odd is not False:
-                out.append(z3.Implies(u.sels[s] == n, z3.Not(odd)))
+        out += _plain_move(u, s)
+    return out
+
+
+def _plain_move(u, s: int) -> list:
+    """The move after state s of u is no odd use and no harmless use on the out (no_odd_moves):
+    the same terms for every goal that asks, built once per step."""
+    memo = u.__dict__.setdefault("_plain_moves", {})
+    if s in memo:
+        return memo[s]
+    out = []
+    st = u.states[s]
+    for n, mv in enumerate(u.trans.moves):
+        if mv.skill is None or mv.binding is None or not mv.binding.targets:
+            continue
+        dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=st: st[("alive", x)], u.trans.world.rs)
+        if dead is not False:
+            out.append(z3.Implies(u.sels[s] == n, z3.Not(dead)))
+        odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)],
+                      u.trans.world.rs, held_in(st))
+        if odd is True:
+            out.append(u.sels[s] != n)
+        elif odd is not False:
+            out.append(z3.Implies(u.sels[s] == n, z3.Not(odd)))
+    memo[s] = out
     return out
 
 

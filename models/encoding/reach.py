@@ -302,15 +302,23 @@ class Transitions:
         choices: the unknown values of another copy of this step (the same free choices, such
         as ballots); last_choices holds those of the step just built."""
         if self._template is None:
-            made = len(self.world.factory.made)
-            pre, sel0 = self.world.state("move"), z3.Int("move_template", self.world.ctx)
-            post, possible = self.relation(pre, sel0)
-            keys = sorted(pre.terms, key=repr)
-            # "it is phase P" ({phase: P}) is the game's phase at this step (phase_now): a
-            # value of its own per step, like an unknown value an effect writes
-            self._template = (pre, sel0, keys, pack([post[k] for k in keys] + [possible], self.world.sorts),
-                              self.world.factory.made[made:] + list(phase_flags(self.world).values()))
-            self.reads_day = self.world.sem.reads_day
+            # the same moves at the same table are the same relation: built once per world
+            # (measured on zemu: about 27 s each, and every unrolling with its own depth or
+            # symmetry built it again)
+            shared = self.world.__dict__.setdefault("_templates", {})
+            held = _table_terms(self.world.sem.table)
+            key = (tuple(s.uid for s in self.skills), self.rest, self.quiet, tuple(t.get_id() for t in held))
+            if key not in shared:
+                made = len(self.world.factory.made)
+                pre, sel0 = self.world.state("move"), z3.Int("move_template", self.world.ctx)
+                post, possible = self.relation(pre, sel0)
+                keys = sorted(pre.terms, key=repr)
+                # "it is phase P" ({phase: P}) is the game's phase at this step (phase_now): a
+                # value of its own per step, like an unknown value an effect writes
+                shared[key] = ((pre, sel0, keys, pack([post[k] for k in keys] + [possible], self.world.sorts),
+                                self.world.factory.made[made:] + list(phase_flags(self.world).values())),
+                               self.world.sem.reads_day, held)   # held: keeps the ids of the key taken
+            self._template, self.reads_day, _ = shared[key]
         pre, sel0, keys, packed, havoc = self._template
         fresh = choices if choices is not None else [z3.FreshConst(h.sort(), prefix="havoc") for h in havoc]
         self.last_choices = fresh
@@ -325,6 +333,14 @@ class Transitions:
         got = z3.substitute(packed, *pairs)
         terms = [got.arg(i) for i in range(len(keys) + 1)]
         return State(dict(zip(keys, terms[:-1]))), [terms[-1]]
+
+
+def _table_terms(table) -> list:
+    """A table's terms (z3 shares equal terms: two tables dealt alike have the same ids)."""
+    if table is None:
+        return []
+    return [table.n] + [table.rest[r] for r in sorted(table.rest)] + \
+        [v for r in sorted(table.values) for _, v in sorted(table.values[r].items(), key=repr)]
 
 
 def once_phase_flags(world: World) -> list:
@@ -1196,9 +1212,16 @@ def _forced_groups(trans: Transitions, groups: dict) -> list:
 
 def _owed_at(trans: Transitions, st: State, idxs: list[int]) -> z3.BoolRef:
     """One of these trigger moves can be used in st, and it would change something."""
-    world = trans.world
-    return z3.Or([z3.And(world.enabled(st, trans.moves[i].skill, trans.moves[i].binding),
-                         _would_change(world, st, trans.moves[i].skill, trans.moves[i].binding)) for i in idxs])
+    # asked for the same state again and again (every goal of a reading at that step, every
+    # going out before it): built once per state (measured on zemu: half of an ambiguity share)
+    memo = trans.__dict__.setdefault("_owed_memo", {})
+    key = (id(st), tuple(idxs))
+    if key not in memo:
+        world = trans.world
+        memo[key] = (st, z3.Or([z3.And(world.enabled(st, trans.moves[i].skill, trans.moves[i].binding),
+                                       _would_change(world, st, trans.moves[i].skill, trans.moves[i].binding))
+                                for i in idxs]))   # st kept: its id stays its own
+    return memo[key][1]
 
 
 def going_out_follows(trans: Transitions, states: list, t: int, skill: Skill, b: Binding,
