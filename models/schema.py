@@ -251,7 +251,7 @@ SCHEMA: dict[str, Any] = {
         "win_check": obj("win_check", {"when": {"enum": ["immediately", "after_triggers"]}, "src": SRC, "note": TEXT},
                          ("when", "src")),
         "lose_over_win": obj("lose_over_win", {"src": SRC, "note": TEXT}, ("src",)),
-        "begins_with": obj("begins_with", {"phase": NAME, "src": SRC, "note": TEXT}, ("phase", "src")),
+        "begins_with": obj("begins_with", {"phase": NAME, "src": SRC, "called": TEXT, "note": TEXT}, ("phase", "src")),
         "statuses": list_of("status", ELEMENT | {
             "meaning": TEXT, "blocks": {"type": "array", "items": {"enum": list(BLOCKABLE)}},
             "except": NAMES, "permanent": FLAG, "blocks_tags": NAMES, "except_tags": NAMES, "except_skills": NAMES, "keeps_vote": FLAG,

@@ -78,6 +78,8 @@ DOCS: dict[str, dict[str, str]] = {
     "begins_with": {
         "phase": "The phase of the day the game begins in (a name under `phases`).",
         "src": _SRC,
+        "called": "Optional: the text's own name for that partial first day (第零夜); stories tell it so "
+                  "and count the later days from 1, as the text does.",
         "note": "A note for readers; not interpreted.",
     },
     "win_check": {

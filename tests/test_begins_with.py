@@ -47,24 +47,42 @@ def test_no_vote_before_the_first_night():
     assert _first(_ruleset(begins=False), "vote") == "sat"
 
 
-def test_a_story_begins_with_the_night_and_the_interpreter_agrees():
-    """A reading of the day-time skill is witnessed after the first night, and the same game
-    with the night's moves dropped (the day-time skill first) does not replay."""
-    from tests.game_replay import replay_game
+def _reading_found(**begins):
+    """The reading of the day-time skill, witnessed in a game that begins with the night."""
     from verifier.engine import check
     amb = {"name": "晨祷是否发光", "src": 3, "text": "获得[光]",
            "options": [{"name": "发光", "text": "获得"}, {"name": "不发光", "text": "不获得"}]}
     skills = {**SKILLS, "甲": [{**SKILLS["甲"][0], "effects": [
         {"grant_status": {"who": "self", "status": "光", "duration": "permanent"}, "if": {"reading": ["晨祷是否发光", "发光"]}}]}]}
-    extra = {"begins_with": {"phase": "夜晚", "src": 2}}
+    extra = {"begins_with": {"phase": "夜晚", "src": 2, **begins}}
     # [光] keeps damage off: a difference a judge rules on
     light = {"name": "光", "src": 3, "blocks": ["damage"]}
     rs = one_each(skills, SOURCE, [light, "灯"], phases=("白天", "夜晚"), depth=2,
                   voting={"src": 6, "weight_default": 1, "phase": "白天"}, ambiguities=[amb], **extra)
     [f] = [f for f in check(rs, kinds=["ambiguity"]).findings if "晨祷是否发光" in f.subjects]
+    return rs, f
+
+
+def test_a_story_begins_with_the_night_and_the_interpreter_agrees():
+    """A reading of the day-time skill is witnessed after the first night, and the same game
+    with the night's moves dropped (the day-time skill first) does not replay."""
+    from tests.game_replay import replay_game
+    rs, f = _reading_found()
     assert f.verdict == "witnessed", f.message
     assert any(mv["move"] == "day" for mv in f.witness["game"]["moves"]), f.witness["game"]["moves"]
     assert replay_game(rs, f.witness) == (True, "")
     first = {**f.witness, "game": {**f.witness["game"], "moves": []}}
     first["game"].pop("trail", None)
     assert not replay_game(rs, first)[0]
+
+
+def test_a_story_names_the_first_day_as_the_text_does():
+    """begins_with.called (第零夜): the partial first day is told by the text's name and the
+    day after it is the text's 第一天; without it the story counts from the partial day."""
+    _, named = _reading_found(called="第零夜")
+    _, counted = _reading_found()
+    text = lambda f: "\n".join(f.scenario["steps"] + f.scenario["outcomes"])   # noqa: E731
+    assert "第 1 天开始" in text(named) and "第 1 天白天，P1 使用" in text(named), text(named)
+    assert "第 2 天" not in text(named), text(named)
+    assert "第 2 天开始" in text(counted) and "第 2 天白天，P1 使用" in text(counted), text(counted)
+    assert "第零夜" not in text(counted), text(counted)

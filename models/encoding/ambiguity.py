@@ -14,7 +14,7 @@ import z3
 from ..domain import Skill
 from .decode import concrete, player_of
 from .quiet import answers_going_out
-from .reach import (Move, answers_of_the_gone, bindings_for, choices_text, faction_goal, game_days, game_over,
+from .reach import (Move, answers_of_the_gone, bindings_for, choices_text, faction_goal, first_called, game_days, game_over,
                     going_out_follows, history_of, idle_choices, inner_bindings, move_json, move_text, owed_pending,
                     phase_after, phase_duties_done, phase_named, phase_trigger, quiet_days_text, readings_of,
                     setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
@@ -330,7 +330,7 @@ def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill,
     return Continued(ans, [text for text, _ in told_moves if text], [move_json(mv) for mv in moves], t,
                      (concrete(m, mine, world.sorts), concrete(m, theirs, world.sorts)),
                      [k for k in keys if z3.is_true(m.eval(matters(world, before, mine, theirs, k), model_completion=True))],
-                     move_text(moves[t + n], day) if blocked else "", t + n if blocked else None,
+                     move_text(moves[t + n], day, first_called(world.rs)) if blocked else "", t + n if blocked else None,
                      told_moves=[mv for text, mv in told_moves if text], others=others)
 
 

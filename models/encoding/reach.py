@@ -729,6 +729,20 @@ def day_one_rank(rs) -> int | None:
     return _in_phase(_phase_rank(rs, [phase]), 0) if phase else None
 
 
+def first_called(rs) -> str | None:
+    """The text's name for a first day that begins late (begins_with.called: 第零夜), if it gives one."""
+    return (rs.begins_with or {}).get("called") or None
+
+
+def day_text(day: int, called: str | None = None, phase: str = "") -> str:
+    """第 N 天 and its phase. Where the text names the first, partial day (called: 第零夜), that
+    day goes by its name and the later ones are counted from 1, as the text counts them (its
+    第一天 is the engine's second day)."""
+    if called and day == 1:
+        return called + (f"（{phase}）" if phase else "")
+    return f"第 {day - 1 if called else day} 天{phase}"
+
+
 def first_out_day(rs) -> int:
     """The first day whose vote can put a player out (voting.first_out_day; 1 by default; 2
     when the game begins after the vote's phase, or with a vote of no stated phase)."""
@@ -1334,10 +1348,11 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         day += mv.label == "day"
         note, voted = _vote_note(world.rs, mv, voted, day)
         told = _trigger_told(m, world, mv, states[t], states[t + 1])
+        called = first_called(world.rs)
         if told:
-            steps.append(move_text(mv, day) + told)
+            steps.append(move_text(mv, day, called) + told)
         elif told is None and not _quiet_trigger(m, mv, states[t], states[t + 1]):
-            steps.append(move_text(mv, day) + note + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
+            steps.append(move_text(mv, day, called) + note + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
         moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
@@ -1407,12 +1422,13 @@ def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
     setup = setup_told(m, u)
     # a day the engine counted (reads_day) passes without a vote-out too: said, not skipped
     days = range(1, start) if u.trans.reads_day else sorted(told)
-    out = [f"第 {day} 天：{move_text(told[day])}（此前的夜晚与当天无人发动技能、无人因技能出局）" if day in told
-           else f"第 {day} 天：无人出局（此前的夜晚与当天无人发动技能，投票也无人出局）" for day in days]
+    called = first_called(u.trans.world.rs)
+    out = [f"{day_text(day, called)}：{move_text(told[day])}（此前的夜晚与当天无人发动技能、无人因技能出局）" if day in told
+           else f"{day_text(day, called)}：无人出局（此前的夜晚与当天无人发动技能，投票也无人出局）" for day in days]
     first = m.eval(u.sels[0], model_completion=True).as_long() if u.sels and upto != 0 else -1
     # traced moves that begin with the next day tell that day themselves (history_of)
     if (outs or start > 1) and not (first >= 0 and u.trans.moves[first].label == "day"):
-        out.append(f"第 {start} 天起：")
+        out.append(f"{day_text(start, called)}起：")
     return setup + out
 
 
@@ -1448,6 +1464,7 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
     text ("") changed nothing a judge rules on (_trigger_told)."""
     out, day = [], game_days(m, u, upto)[1]
     voted = False   # a vote-out on the day the moves are on
+    called = first_called(u.trans.world.rs)
     for t, sel in enumerate(u.sels[:upto]):
         n = m.eval(sel, model_completion=True).as_long()
         if n < 0:
@@ -1458,13 +1475,13 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
         if t < since or _quiet_trigger(m, mv, u.states[t], u.states[t + 1]):
             continue   # a phase's trigger that changed nothing (nothing to expire) is not told
         if note:
-            out.append((move_text(mv, day) + note, mv))
+            out.append((move_text(mv, day, called) + note, mv))
             continue
         told = _trigger_told(m, u.trans.world, mv, u.states[t], u.states[t + 1])
         if told is not None:
-            out.append((move_text(mv, day) + told if told else "", mv))   # "": a move of the game, not told
+            out.append((move_text(mv, day, called) + told if told else "", mv))   # "": a move of the game, not told
             continue
-        out.append((move_text(mv, day) + ballots_text(m, u, mv, u.states[t + 1])
+        out.append((move_text(mv, day, called) + ballots_text(m, u, mv, u.states[t + 1])
                     + gains_text(m, u, u.states[t], u.states[t + 1], mv), mv))
     return out
 
@@ -1474,7 +1491,7 @@ def _vote_note(rs, mv: Move, voted: bool, day: int) -> tuple[str, bool]:
     someone out and did not, said since the ballots do not show how; whether a vote-out came
     on the day after the move, given `voted` for the day before it)."""
     begins = mv.label == "day"
-    note = f"（第 {day - 1} 天投票无人出局）" if begins and not voted and rs.voting is not None and \
+    note = f"（{day_text(day - 1, first_called(rs))}投票无人出局）" if begins and not voted and rs.voting is not None and \
         day - 1 >= first_out_day(rs) else ""
     return note, mv.label in ("vote", "vote-rest") or (voted and not begins)
 
@@ -1717,26 +1734,26 @@ def ballots_text(m, u: Unrolled, mv: Move, after: State) -> str:
     return f"（{'；'.join(parts)}）"
 
 
-def move_text(mv: Move, day: int | None = None) -> str:
+def move_text(mv: Move, day: int | None = None, called: str | None = None) -> str:
     """A move in words; day: the number of the day the move is on (a "day" move: the day it
-    begins); a skill's move then says its day and phase (第 2 天早夜，…)."""
+    begins); a skill's move then says its day and phase (第 2 天早夜，…); called: the text's
+    name for the first day (day_text)."""
     if mv.label == "vote":
         return f"P{mv.binding.self_slot + 1} 被投票出局" + ("（即将出局，待结算）" if mv.pending else "")
     if mv.label == "settle":
         return "结算：即将出局者出局"
     if mv.label == "day":
-        return f"第 {day} 天开始" if day else "新的一天开始"
+        return day_text(day, called) + "开始" if day else "新的一天开始"
     if mv.label == "vote-rest":
         return f"其余玩家中的一名{mv.role}被投票出局"
     tgt = "、".join(f"P{x + 1}" for x in mv.binding.targets)
     trig = mv.skill.trigger or {}
-    on = f"第 {day} 天" if day else ""
     if trig:
         # a trigger is not used: it fires (a phase's: when the phase starts or ends; a phase
         # named for a moment, 白天开始时, is that moment)
         phase, start = trig.get("phase", ""), trig.get("event") == "phase_start"
         moment = phase if phase.endswith("时") and start else f"{phase}{'开始' if start else '结束'}时"
-        when = f"{on}{moment}，" if _phase_trigger(mv.skill) else ""
+        when = (day_text(day, called, moment) if day else moment) + "，" if _phase_trigger(mv.skill) else ""
         if mv.skill.table_wide:
             # a rule of the whole table (held through a label every card carries), not a player's skill
             return f"{when}{mv.skill.shown}结算（P{mv.binding.self_slot + 1}）" + (f"，目标 {tgt}" if tgt else "")
@@ -1744,7 +1761,7 @@ def move_text(mv: Move, day: int | None = None) -> str:
     timing = list(mv.skill.timing)
     # a skill of many phases: the span of them (which one the move took is not known)
     phases = "/".join(timing) if len(timing) <= 2 else f"{timing[0]}至{timing[-1]}"
-    when = f"{on}{phases}，" if on and timing else ""
+    when = day_text(day, called, phases) + "，" if day and timing else ""
     if mv.skill.told:
         # an entry the encoding named: the use in the text's words (plain substitution, nothing run)
         return when + mv.skill.told.replace("{self}", f"P{mv.binding.self_slot + 1}").replace("{targets}", tgt)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from models.encoding.reach import bindings_for, first_out_day, move_json
+from models.encoding.reach import bindings_for, day_text, first_called, first_out_day, move_json
 from models.encoding.decode import concrete
 from models.encoding.scenarios import Use, empty_pick, empty_pick_in_game
 from models.encoding.setup_pick import setup_pick
@@ -117,7 +117,7 @@ def _tie_sketch(rs) -> dict:
     rest = n - 4
     return {"roles": ["P1、P2、P3、P4：均存活、均有投票权"] +
                      ([f"其余 {rest} 名玩家：均存活、均有投票权（身份不影响这一局面）"] if rest > 0 else []),
-            "steps": [(f"{n} 人局，" if rng else "") + f"第 {day} 天投票：P1、P2 投给 P3；P3、P4 投给 P1" +
+            "steps": [(f"{n} 人局，" if rng else "") + f"{day_text(day, first_called(rs))}投票：P1、P2 投给 P3；P3、P4 投给 P1" +
                       ("；其余玩家各投给不同的玩家或弃票，没有人的得票达到 2 票" if rest > 0 else "")],
             "outcomes": ["P1 与 P3 各得 2 票并列最高：规则未给出结果" +
                          ("（票权不同时，按各自的票权计）" if _weights_differ(rs) else "")]}

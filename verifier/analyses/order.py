@@ -7,7 +7,7 @@ import time
 from dataclasses import replace
 from typing import Iterator
 
-from models.encoding.reach import Move, choices_text, move_json, readings_text
+from models.encoding.reach import Move, choices_text, day_text, first_called, move_json, readings_text
 from models.encoding.detours import held_in_values, in_vain, odd_moves, odd_use, plain_none
 from models.encoding.scenarios import confirm_orders, in_one_window, order_question
 from models.encoding.sorts import reads_seats
@@ -215,7 +215,7 @@ class OrderDependence(Analysis):
             if changed:
                 steps.append("此时：" + "；".join(changed))
         day = 1 + sum(mv.label == "day" for _, mv in res.history)   # the game begins on day 1
-        steps.append(f"时段：第 {day} 天，{cand.window}{_resolved_first(cx, res.history, cand.window)}；{cand.how}")
+        steps.append(f"时段：{day_text(day, first_called(cx.rs))}，{cand.window}{_resolved_first(cx, res.history, cand.window)}；{cand.how}")
         for u in cand.scene:
             targets = "、".join(player(t) for t in u.binding.targets)
             steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import re
 
-from models.encoding.reach import Move
+from models.encoding.reach import Move, first_called
 
 from .base import Context
 from .pending import ordered, share_state
 
-# "第 1 天夜晚，P1 使用…": the time slot a told move is in
-_SLOT = re.compile(r"^(第 \d+ 天[^，]+)，")
+# "第 1 天夜晚，P1 使用…": the time slot a told move is in (or "第零夜（夜晚），…" where the
+# text names its first day: reach.day_text)
+_SLOT = r"^(第 \d+ 天[^，]+)，"
+
+
+def _slot_pattern(rs) -> re.Pattern:
+    called = first_called(rs)
+    return re.compile(_SLOT if not called else rf"^(第 \d+ 天[^，]+|{re.escape(called)}（[^，]+）)，")
 
 
 def unstated_orders(cx: Context, told: list[tuple[str, Move]]) -> list[str]:
@@ -19,8 +25,9 @@ def unstated_orders(cx: Context, told: list[tuple[str, Move]]) -> list[str]:
     interfere (one writes what the other reads or writes) while the ruleset states no order
     between them (precedence, a ruling): “（第 1 天夜晚：【甲】先于【乙】结算，原文没有规定先后）”."""
     slots: dict[str, list[Move]] = {}
+    slot = _slot_pattern(cx.rs)
     for text, mv in told:
-        hit = _SLOT.match(text or "")
+        hit = slot.match(text or "")
         if hit and mv.skill is not None and mv.skill.timing and not mv.skill.trigger:
             slots.setdefault(hit.group(1), []).append(mv)
     out = []
