@@ -52,8 +52,10 @@ class ImpossibleWin(Analysis):
         # "can it win at all?" only decides whether to look for a proof, and reports nothing
         # when it can: a game of the slots alone is enough (at the real table a win needs more
         # outs than the bounded depth allows)
+        # an undecided search gets its second start: whether a proof is looked for at all should
+        # not rest on where one search began (zemu: a win found or not as other terms changed)
         trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), depth,
-                              f"win-{len(name)}", _trace_skills(cx), table=False)
+                              f"win-{len(name)}", _trace_skills(cx), table=False, retry=True)
         if trace.answer.sat:
             # found with every reading free: a reading may still rule it out
             split = self._by_reading(cx, name, f)
