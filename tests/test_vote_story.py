@@ -93,3 +93,29 @@ def test_the_tie_sketch_is_at_the_table_and_on_a_day_with_a_vote_out():
     [tie] = [f for f in check(load_inline(raw, source), kinds=["missing-rule"]).findings if f.subjects == ("投票",)]
     assert tie.scenario["steps"][0].startswith("6 人局，第 2 天投票")
     assert any(r.startswith("其余 2 名玩家") for r in tie.scenario["roles"])
+
+
+def test_the_outs_that_happen_at_dawn_are_told():
+    """A night's damage puts its target out when the pending outs happen (天亮, a settling):
+    the story says who went out there, not only in a later snapshot."""
+    from models.encoding.reach import outs_text
+    from tests.inline_rulesets import one_each
+    from verifier.analyses.pending import trace_skills
+    one = {"min": 1, "max": 1, "filter": {"alive": True}}
+    rs = one_each({"甲": [{"name": "刺杀", "src": 3, "timing": ["夜晚"], "targets": one,
+                          "effects": [{"damage": {"who": "target", "kind": "刺杀"}},
+                                      {"grant_status": {"who": "target", "status": "伤", "duration": "permanent"}}]}],
+                   "乙": [], "丙": [], "丁": []},
+                  "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n刺杀[夜晚]：目标受到伤害，天亮时出局。\n（空行）\n（空行）\n每天先夜晚、后白天。\n", ["伤"])
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    # out after the damage (no vote while a player is about to go out): its pending out happened
+    goal = lambda st: z3.And(z3.Not(st[("alive", 1)]), st[("status", 1, "伤")])   # noqa: E731
+    trace = reach.bounded_trace(world, solver, goal, 3, "dawn", trace_skills(rs, world))
+    assert trace.answer.sat
+    told = [s for s in trace.steps if "出局" in s]
+    assert any(re.search(r"（天亮时 P2 出局）|结算：即将出局者出局（P2）", s) for s in told), trace.steps
+    # a move that makes no pending out happen tells none
+    u = reach.unrolled(world, solver, 1, trace_skills(rs, world))
+    use = next(mv for mv in u.trans.moves if mv.skill is not None)
+    assert outs_text(trace.answer.model, u, u.states[0], u.states[1], use) == ""

@@ -1352,7 +1352,8 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         if told:
             steps.append(move_text(mv, day, called) + told)
         elif told is None and not _quiet_trigger(m, mv, states[t], states[t + 1]):
-            steps.append(move_text(mv, day, called) + note + ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
+            steps.append(move_text(mv, day, called) + note + outs_text(m, u, states[t], states[t + 1], mv) +
+                         ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
         moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
@@ -1475,14 +1476,14 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
         if t < since or _quiet_trigger(m, mv, u.states[t], u.states[t + 1]):
             continue   # a phase's trigger that changed nothing (nothing to expire) is not told
         if note:
-            out.append((move_text(mv, day, called) + note, mv))
+            out.append((move_text(mv, day, called) + note + outs_text(m, u, u.states[t], u.states[t + 1], mv), mv))
             continue
         told = _trigger_told(m, u.trans.world, mv, u.states[t], u.states[t + 1])
         if told is not None:
             out.append((move_text(mv, day, called) + told if told else "", mv))   # "": a move of the game, not told
             continue
-        out.append((move_text(mv, day, called) + ballots_text(m, u, mv, u.states[t + 1])
-                    + gains_text(m, u, u.states[t], u.states[t + 1], mv), mv))
+        out.append((move_text(mv, day, called) + outs_text(m, u, u.states[t], u.states[t + 1], mv)
+                    + ballots_text(m, u, mv, u.states[t + 1]) + gains_text(m, u, u.states[t], u.states[t + 1], mv), mv))
     return out
 
 
@@ -1667,6 +1668,18 @@ def answers_of_the_gone(m, world: World, u: "Unrolled", upto: int) -> list[Skill
 def readings_text(m, world: World, skills) -> list[str]:
     """The readings a game was played under, for the ambiguities these skills read: “按「…」理解”."""
     return [f"按「{option}」理解" for _, option in readings_of(m, world, skills)]
+
+
+def outs_text(m, u: Unrolled, before: State, after: State, mv: Move) -> str:
+    """Who the pending outs put out, for a move that makes them happen (a new day's dawn, a
+    settling): otherwise a story shows the going out only in a later snapshot."""
+    if mv.label not in ("day", "settle"):
+        return ""
+    gone = [f"P{i + 1}" for i in range(u.trans.world.k)
+            if z3.is_true(m.eval(z3.And(before[("alive", i)], z3.Not(after[("alive", i)])), model_completion=True))]
+    if not gone:
+        return ""
+    return f"（{'、'.join(gone)}）" if mv.label == "settle" else f"（天亮时 {'、'.join(gone)} 出局）"
 
 
 def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = None) -> str:
