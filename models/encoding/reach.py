@@ -1342,13 +1342,13 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         if _goal_met(m, goal, states[0]):
             return Trace(ans, steps, decoded[:1], table=table, quiet=quiet_roles, **days)
     day, voted = first_day, False
+    called = first_called(world.rs)
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         day += mv.label == "day"
         note, voted = _vote_note(world.rs, mv, voted, day)
         told = _trigger_told(m, world, mv, states[t], states[t + 1])
-        called = first_called(world.rs)
         if told:
             steps.append(move_text(mv, day, called) + told)
         elif told is None and not _quiet_trigger(m, mv, states[t], states[t + 1]):
