@@ -19,11 +19,13 @@ SOURCE = ("# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张
           "托付：开局时，甲需选择一名其他角色，其获得[信物]。\n（空行）\n（空行）\n每天先夜晚、后白天。\n")
 
 
-def _ruleset(mandatory: bool, second: bool = False):
-    """second: 乙 too has a setup pick (托付 again, under another name)."""
+def _ruleset(mandatory: bool, second: bool = False, void: bool = False):
+    """second: 乙 too has a setup pick (托付 again, under another name). void: the pick gives
+    only to a target who already holds the token (nobody, at setup)."""
     skill = {"name": "托付", "src": 3, "timing": ["开局"],
              "targets": {"min": 1, "max": 1, "filter": {"other": True}},
-             "effects": [{"grant_status": {"who": "target", "status": "信物", "duration": "permanent"}}]}
+             "effects": [{"grant_status": {"who": "target", "status": "信物", "duration": "permanent"},
+                          **({"if": {"has_status": ["target", "信物"]}} if void else {})}]}
     if mandatory:
         skill["mandatory"] = {"src": 3, "text": "需选择"}
     skills = {"甲": [skill], "乙": [{**copy.deepcopy(skill), "name": "转托"}] if second else [], "丙": [], "丁": [], "戊": []}
@@ -171,11 +173,35 @@ def test_a_story_tells_the_choices_made_at_setup():
     [told] = [s for s in trace.steps if s.startswith("开局时：")]
     assert "使用【托付】，目标 P" in told and "使用【转托】，目标 P" in told
     assert opening("5 人局", trace.steps)[0].startswith("5 人局，开局时：")
-    # a pick declined (where it may be): none is told
+    # a pick declined (where it may be): said of a holder in the slots, nothing of one outside
     rs = _ruleset(False)
     world = World(rs, 4)
     solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
     u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
-    nobody = [z3.Not(held(u.states[0]))]
-    ans = solver.check(u.constraints + nobody, "setup-none", rlimit=solver.rlimit * 20)
+    first = world.sorts.roles["甲"]
+    for i in range(world.k):
+        ans = solver.check(u.constraints + [u.states[0][("role", i)] == first, z3.Not(held(u.states[0]))],
+                           "setup-none", rlimit=solver.rlimit * 20)
+        assert ans.sat and setup_told(ans.model, u) == [f"开局时：P{i + 1} 未使用【托付】"]
+    ans = solver.check(u.constraints + _holder_outside_the_slots(world, u), "setup-none", rlimit=solver.rlimit * 20)
     assert ans.sat and setup_told(ans.model, u) == []
+
+
+def test_a_pick_that_changed_nothing_is_told_and_kept_by_the_pin():
+    """A setup pick the rules void (its effect needs what the target lacks) leaves nothing in
+    the state; the story still names it, and a pinned story asks for that very pick again."""
+    from models.encoding.pinned import pinned, trail_json
+    from models.encoding.reach import setup_told
+    rs = _ruleset(False, void=True)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+    [g] = [g for s, b, g, _ in u.setup_uses if b.self_slot == 0 and b.targets == (2,)]
+    holder = u.states[0][("role", 0)] == world.sorts.roles["甲"]
+    ans = solver.check(u.constraints + [holder, g], "setup-void", rlimit=solver.rlimit * 20)
+    assert ans.sat and setup_told(ans.model, u) == ["开局时：P1 使用【托付】，目标 P3"]
+    assert not any(z3.is_true(ans.model.eval(u.states[0][("status", i, "信物")])) for i in range(world.k))
+    trail = trail_json(ans.model, u, 0)
+    other = [holder, z3.Not(g)]
+    assert solver.check(u.constraints + other, "setup-void", rlimit=solver.rlimit * 20).sat
+    assert solver.check(u.constraints + pinned(u, trail) + other, "setup-void", rlimit=solver.rlimit * 20).unsat

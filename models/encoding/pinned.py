@@ -15,7 +15,7 @@ import json
 import z3
 
 from .decode import concrete, encode_concrete
-from .reach import Unrolled, move_json
+from .reach import Move, Unrolled, move_json
 
 TRAIL_VERSION = 1
 
@@ -28,8 +28,8 @@ def canon(mv: dict | None) -> str:
 def trail_json(m, u: Unrolled, upto: int) -> dict:
     """The model's game up to step upto, as plain data: each move (a step that changed nothing
     is a move too: history_of leaves it out of the story, the pin must not), each quiet day's
-    vote-out (None: nobody), the state once setup is over, the table, the ballots of each
-    vote-out, and the option each ambiguity was read with."""
+    vote-out (None: nobody), the state once setup is over, the uses made while it resolved,
+    the table, the ballots of each vote-out, and the option each ambiguity was read with."""
     value = lambda x: m.eval(x, model_completion=True).as_long()   # noqa: E731
     moves = [move_json(u.trans.moves[value(x)]) for x in u.sels[:upto]]
     quiet = [move_json(u.quiet.moves[n]) if n >= 0 else None for n in map(value, u.quiet_sels)]
@@ -52,6 +52,11 @@ def trail_json(m, u: Unrolled, upto: int) -> dict:
                                                                   key=lambda kv: repr(kv[0]))}
     if ballots:
         out["ballots"] = ballots
+    # the uses made while setup resolved: a pick that left no trace in the state (a witness
+    # the rules void) is told too, and must come back as it was
+    if u.setup_uses:
+        out["setup"] = [move_json(Move(s, b, s.name)) for s, b, g, _ in u.setup_uses
+                        if z3.is_true(m.eval(g, model_completion=True))]
     if u.table is not None:
         out["table"] = {"players": value(u.table.n),
                         "rest": {r: value(t) for r, t in sorted(u.table.rest.items()) if value(t)}}
@@ -118,6 +123,10 @@ def pinned(u: Unrolled, trail: dict) -> list | None:
         if st is None or not isinstance(cast, list):
             continue
         cs += [st[("ballot", v)] == b for v, b in enumerate(cast) if ("ballot", v) in st.terms and isinstance(b, int)]
+    if isinstance(trail.get("setup"), list):
+        # the same uses while setup resolved, no more
+        made = {canon(mv) for mv in trail["setup"]}
+        cs += [g if canon(move_json(Move(s, b, s.name))) in made else z3.Not(g) for s, b, g, _ in u.setup_uses]
     for amb in world.rs.ambiguities:
         # how the game read the other ambiguities (a story says so): read so again
         options = [o["name"] for o in amb["options"]]

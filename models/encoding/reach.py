@@ -1154,7 +1154,7 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
         owed = {s: _owed_at(trans, states[s], idxs) for s in range(1, len(sels))}
         for t in range(len(sels)):
             for s in range(t + 1, len(sels)):
-                went, not_fired, run = _unanswered_parts(trans, sels, states, idxs, chain, victim, t, s)
+                went, not_fired, run = _unanswered(trans, sels, states, idxs, chain, victim, t, s)
                 ends = z3.And(z3.Not(_among(sels[s], chain)), sels[s] != -1)
                 out.append(z3.Not(z3.And([went, ends, not_fired, owed[s]] + run)))
     # a replacement (免于出局…) answers a player about to go out before the outs happen (天亮,
@@ -1174,23 +1174,17 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
     return out
 
 
-def _unanswered_parts(trans: Transitions, sels: list, states: list, idxs: list[int], chain: list[int],
-                      victim: int, t: int, s: int) -> tuple:
-    """(the victim went out at move t, none of idxs fired after it before move s, [each move
-    after it before move s is a going-out trigger]): the parts of _unanswered, kept apart so
-    owed_triggers builds the terms it always built (answers at the budget edge follow them)."""
+def _unanswered(trans: Transitions, sels: list, states: list, idxs: list[int], chain: list[int],
+                victim: int, t: int, s: int) -> tuple:
+    """The victim went out at move t, and the moves after it up to move s are a run of
+    going-out triggers none of which is one of idxs, in parts: (went out at move t, none of
+    idxs fired after it before move s, [each move after it before move s is a going-out
+    trigger]). Callers conjoin them in their own order (answers at the budget edge follow
+    the terms)."""
     went = z3.And(states[t][("alive", victim)], z3.Not(states[t + 1][("alive", victim)]))
     run = [_among(sels[x], chain) for x in range(t + 1, s)]
     fired = z3.Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, trans.world.ctx)])
     return went, z3.Not(fired), run
-
-
-def _unanswered(trans: Transitions, sels: list, states: list, idxs: list[int], chain: list[int],
-                victim: int, t: int, s: int) -> z3.BoolRef:
-    """The victim went out at move t, and the moves after it up to move s are a run of
-    going-out triggers none of which is one of idxs."""
-    went, not_fired, run = _unanswered_parts(trans, sels, states, idxs, chain, victim, t, s)
-    return z3.And([went, not_fired] + run)
 
 
 def owed_pending(trans: Transitions, sels: list, states: list, s: int, use: Move | None = None) -> z3.BoolRef:
@@ -1203,9 +1197,14 @@ def owed_pending(trans: Transitions, sels: list, states: list, s: int, use: Move
     mine = None
     if use is not None and use.skill is not None and use.binding is not None:
         mine = (use.skill.uid, use.binding.self_slot, dict(use.binding.others).get("victim", use.binding.self_slot))
-    return z3.Or([z3.And(_unanswered(trans, sels, states, idxs, chain, key[2], t, s), _owed_at(trans, states[s], idxs))
-                  for key, idxs in _forced_groups(trans, groups) if key != mine for t in range(s)]
-                 + [z3.BoolVal(False, trans.world.ctx)])
+    owed = []
+    for key, idxs in _forced_groups(trans, groups):
+        if key == mine:
+            continue
+        for t in range(s):
+            went, not_fired, run = _unanswered(trans, sels, states, idxs, chain, key[2], t, s)
+            owed.append(z3.And(z3.And([went, not_fired] + run), _owed_at(trans, states[s], idxs)))
+    return z3.Or(owed + [z3.BoolVal(False, trans.world.ctx)])
 
 
 def _voted_pending(world: World, st: State, i: int) -> State:
@@ -1348,12 +1347,9 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
         mv = trans.moves[idx]
         day += mv.label == "day"
         note, voted = _vote_note(world.rs, mv, voted, day)
-        told = _trigger_told(m, world, mv, states[t], states[t + 1])
-        if told:
-            steps.append(move_text(mv, day, called) + told)
-        elif told is None and not _quiet_trigger(m, mv, states[t], states[t + 1]):
-            steps.append(move_text(mv, day, called) + note + outs_text(m, u, states[t], states[t + 1], mv) +
-                         ballots_text(m, u, mv, states[t + 1]) + gains_text(m, u, states[t], states[t + 1], mv))
+        text = _move_told(m, u, t, mv, day, called, note)
+        if text:
+            steps.append(text)
         moves.append(move_json(mv))
         if mv.skill is not None:
             used.append(mv.skill.uid)
@@ -1391,28 +1387,22 @@ def game_days(m, u: Unrolled, upto: int | None = None) -> tuple[list[tuple[int, 
 
 def setup_told(m, u: Unrolled) -> list[str]:
     """The uses the slots made while the one-off phases resolved (开局时: whom the bride chose,
-    whom a seer of setup looked at), in the order they resolve; empty when none was made. A
-    use without targets is no choice (what it gave, the cast shows: 开局时经…获得)."""
-    made = [move_text(Move(s, b, s.name)) for s, b, g in u.setup_uses
-            if b.targets and z3.is_true(m.eval(g, model_completion=True)) and _left_a_trace(m, u, b.targets)]
+    whom a seer of setup looked at, a pick the rules then void), in the order they resolve,
+    and the setup skills a slot could use and did not (a judge asks whether the bride chose
+    anyone); empty when there is nothing to tell. A use without targets is no choice (what
+    it gave, the cast shows: 开局时经…获得). A pinned story keeps these uses (pinned.trail_json)."""
+    is_true = lambda term: z3.is_true(m.eval(term, model_completion=True))   # noqa: E731
+    rs = u.trans.world.rs
+    made, used, could = [], set(), {}
+    for s, b, g, en in u.setup_uses:
+        if is_true(g):
+            used.add((s.uid, b.self_slot))
+            if b.targets:
+                made.append(move_text(Move(s, b, s.name)))
+        elif not setup_forced(rs, s) and is_true(en):
+            could.setdefault((s.uid, b.self_slot), s)
+    made += [f"P{i + 1} 未使用{s.shown}" for (uid, i), s in could.items() if (uid, i) not in used]
     return [f"开局时：{'；'.join(made)}"] if made else []
-
-
-def _left_a_trace(m, u: Unrolled, targets) -> bool:
-    """Setup changed something of a target (a status, a faction, an item now theirs): a pick
-    that left none (a choice the rules void) is not pinned by the state the story keeps, so
-    telling it would tell a guess."""
-    if u.init is None:
-        return True
-    val = lambda term: m.eval(term, model_completion=True)   # noqa: E731
-    for key, term in u.states[0].terms.items():
-        if key not in u.init.terms:
-            continue
-        mine = len(key) > 1 and key[1] in targets
-        item = key[0] == "item" and any(z3.is_true(val(term == x)) for x in targets)
-        if (mine or item) and not z3.is_true(val(term == u.init.terms[key])):
-            return True
-    return False
 
 
 def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
@@ -1473,18 +1463,25 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
         mv = u.trans.moves[n]
         day += mv.label == "day"
         note, voted = _vote_note(u.trans.world.rs, mv, voted, day)
-        if t < since or _quiet_trigger(m, mv, u.states[t], u.states[t + 1]):
-            continue   # a phase's trigger that changed nothing (nothing to expire) is not told
-        if note:
-            out.append((move_text(mv, day, called) + note + outs_text(m, u, u.states[t], u.states[t + 1], mv), mv))
-            continue
-        told = _trigger_told(m, u.trans.world, mv, u.states[t], u.states[t + 1])
-        if told is not None:
-            out.append((move_text(mv, day, called) + told if told else "", mv))   # "": a move of the game, not told
-            continue
-        out.append((move_text(mv, day, called) + outs_text(m, u, u.states[t], u.states[t + 1], mv)
-                    + ballots_text(m, u, mv, u.states[t + 1]) + gains_text(m, u, u.states[t], u.states[t + 1], mv), mv))
+        text = None if t < since else _move_told(m, u, t, mv, day, called, note)
+        if text is not None:
+            out.append((text, mv))   # "": a move of the game, not told
     return out
+
+
+def _move_told(m, u: Unrolled, t: int, mv: Move, day: int, called: str | None, note: str) -> str | None:
+    """How move t of a model's trace is told (both history_of and bounded_trace): None when
+    it is no move to tell at all (a phase's trigger that changed nothing, nothing to expire),
+    "" when it is a move of the game a judge rules nothing on (_trigger_told), else the move
+    with the vote note of the day before, who went out, the ballots and what was gained."""
+    before, after = u.states[t], u.states[t + 1]
+    if _quiet_trigger(m, mv, before, after):
+        return None
+    told = _trigger_told(m, u.trans.world, mv, before, after)
+    if told is not None:
+        return move_text(mv, day, called) + told if told else ""
+    return move_text(mv, day, called) + note + outs_text(m, u, before, after, mv) + \
+        ballots_text(m, u, mv, after) + gains_text(m, u, before, after, mv)
 
 
 def _vote_note(rs, mv: Move, voted: bool, day: int) -> tuple[str, bool]:
@@ -1876,7 +1873,8 @@ def after_setup(world: World, init: State, once_skills: list[Skill], made: list 
     targets of their choice, within its use limit (once, unless the text gives a count: the
     one-off phase comes once); a holder who can use a setup skill they cannot decline (a
     trigger, a forced skill) uses it. made: given, each possible use is added to it as
-    (skill, binding, whether it was made), in the order setup resolves them."""
+    (skill, binding, whether it was made, whether it could be), in the order setup resolves
+    them."""
     after = init
     cs: list = []
     extra = extra_uses(world.rs)
@@ -1898,7 +1896,7 @@ def after_setup(world: World, init: State, once_skills: list[Skill], made: list 
             g = z3.And(choice, en)
             by_holder.setdefault(b.self_slot, []).append((g, bound))
             if made is not None:
-                made.append((s, b, g))
+                made.append((s, b, g, en))
             after = State({key: (z3.If(g, nxt.terms[key], term)
                                  if nxt.terms[key] is not term and not nxt.terms[key].eq(term) else term)
                            for key, term in after.terms.items()})
