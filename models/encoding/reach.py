@@ -1340,14 +1340,14 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     with at_table(world, u.table):
         if _goal_met(m, goal, states[0]):
             return Trace(ans, steps, decoded[:1], table=table, quiet=quiet_roles, **days)
-    day, voted = first_day, False
+    day = first_day
+    votes = _VoteNotes(m, u)
     called = first_called(world.rs)
     for t, sel in enumerate(sels):
         idx = m.eval(sel, model_completion=True).as_long()
         mv = trans.moves[idx]
         day += mv.label == "day"
-        note, voted = _vote_note(world.rs, mv, voted, day)
-        text = _move_told(m, u, t, mv, day, called, note)
+        text = votes.told(t, mv, day, _move_told(m, u, t, mv, day, called))
         if text:
             steps.append(text)
         moves.append(move_json(mv))
@@ -1454,7 +1454,7 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
     day says its number (the moves begin on the day after the quiet days). A move told by no
     text ("") changed nothing a judge rules on (_trigger_told)."""
     out, day = [], game_days(m, u, upto)[1]
-    voted = False   # a vote-out on the day the moves are on
+    votes = _VoteNotes(m, u)
     called = first_called(u.trans.world.rs)
     for t, sel in enumerate(u.sels[:upto]):
         n = m.eval(sel, model_completion=True).as_long()
@@ -1462,36 +1462,60 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
             break   # play stopped (a faction has won)
         mv = u.trans.moves[n]
         day += mv.label == "day"
-        note, voted = _vote_note(u.trans.world.rs, mv, voted, day)
-        text = None if t < since else _move_told(m, u, t, mv, day, called, note)
+        text = None if t < since else votes.told(t, mv, day, _move_told(m, u, t, mv, day, called))
         if text is not None:
             out.append((text, mv))   # "": a move of the game, not told
     return out
 
 
-def _move_told(m, u: Unrolled, t: int, mv: Move, day: int, called: str | None, note: str) -> str | None:
+def _move_told(m, u: Unrolled, t: int, mv: Move, day: int, called: str | None) -> str | None:
     """How move t of a model's trace is told (both history_of and bounded_trace): None when
     it is no move to tell at all (a phase's trigger that changed nothing, nothing to expire),
     "" when it is a move of the game a judge rules nothing on (_trigger_told), else the move
-    with the vote note of the day before, who went out, the ballots and what was gained."""
+    with who went out, the ballots and what was gained."""
     before, after = u.states[t], u.states[t + 1]
     if _quiet_trigger(m, mv, before, after):
         return None
     told = _trigger_told(m, u.trans.world, mv, before, after)
     if told is not None:
         return move_text(mv, day, called) + told if told else ""
-    return move_text(mv, day, called) + note + outs_text(m, u, before, after, mv) + \
+    return move_text(mv, day, called) + outs_text(m, u, before, after, mv) + \
         ballots_text(m, u, mv, after) + gains_text(m, u, before, after, mv)
 
 
-def _vote_note(rs, mv: Move, voted: bool, day: int) -> tuple[str, bool]:
-    """(what a move that begins day `day` adds: the day before it had a vote that could put
-    someone out and did not, said since the ballots do not show how; whether a vote-out came
-    on the day after the move, given `voted` for the day before it)."""
-    begins = mv.label == "day"
-    note = f"（{day_text(day - 1, first_called(rs))}投票无人出局）" if begins and not voted and rs.voting is not None and \
-        day - 1 >= first_out_day(rs) else ""
-    return note, mv.label in ("vote", "vote-rest") or (voted and not begins)
+class _VoteNotes:
+    """Says once per day that its vote, which could put someone out, put nobody out (the
+    ballots do not show how): where the day passes its vote phase, before the first move
+    told after it (a night that follows the vote), else when the next day begins."""
+
+    def __init__(self, m, u: Unrolled):
+        rs = u.trans.world.rs
+        self.m, self.u, self.rs, self.called = m, u, rs, first_called(rs)
+        phase = (rs.voting or {}).get("phase")
+        self.vote_rank = _in_phase(_phase_rank(rs, [phase]), 1) if phase else None
+        self.voted = self.said = False   # on the day of the moves told so far
+
+    def _note(self, day: int) -> str:
+        if self.voted or self.said or self.rs.voting is None or day < first_out_day(self.rs):
+            return ""
+        self.said = True
+        return f"{day_text(day, self.called)}投票无人出局"
+
+    def told(self, t: int, mv: Move, day: int, text: str | None) -> str | None:
+        """text (move t's, _move_told) with the note it carries."""
+        if mv.label == "day":
+            note = self._note(day - 1)
+            self.voted = self.said = False
+            begins = move_text(mv, day, self.called)
+            if note and text and text.startswith(begins):
+                return f"{begins}（{note}）{text[len(begins):]}"
+            return text
+        self.voted |= mv.label in ("vote", "vote-rest")
+        if text and self.vote_rank is not None and \
+                self.m.eval(self.u.nows[t], model_completion=True).as_long() > self.vote_rank:
+            note = self._note(day)
+            return f"{note}；{text}" if note else text
+        return text
 
 
 def _quiet_trigger(m, mv: Move, before: State, after: State) -> bool:
