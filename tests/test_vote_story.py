@@ -47,62 +47,49 @@ def test_a_vote_out_says_who_voted_for_whom():
     assert len(for_him.split(" 投 ")[0].split("、")) >= 2, vote
 
 
-def test_a_day_that_passes_without_a_vote_out_says_so():
-    """A story whose second day begins with nobody voted out on the first says how that day
-    ended (the ballots are not shown for a vote that put nobody out); with no vote in the
-    rules there is nothing to say."""
-    def marked_on_day_two(voting: bool):
-        roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
-        roles[0]["skills"] = [{"name": "点灯", "src": 3, "timing": ["白天"],
-                               "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
-                               "uses": {"count": 1, "per": "day"},
-                               "effects": [{"grant_status": {"who": "target", "status": "印记", "duration": "permanent"}}]}]
-        raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
-               "bounds": {"players": 4, "depth": 3}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
-               "phases": [{"name": "白天", "src": 4}],
-               "statuses": [{"name": "印记", "src": 3, "permanent": True}],
-               "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles,
-               **({"voting": {"src": 4, "weight_default": 1, "tie": None}} if voting else {})}
-        rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n点灯[白天]：一名其他角色获得印记，每天一次。\n"
-                              "白天投票出局一人。\n")
-        world = World(rs, 4)
-        solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
-        # two marked and all four alive: two days of 点灯 (once a day), nobody voted out
-        goal = lambda st: z3.And(z3.Sum([z3.If(st[("status", i, "印记")], 1, 0) for i in range(4)]) >= 2,   # noqa: E731
-                                 *[st[("alive", i)] for i in range(4)])
-        trace = reach.bounded_trace(world, solver, goal, 3, "quiet-vote", list(rs.skills))
-        assert trace.answer.sat
-        return next(s for s in trace.steps if "天开始" in s)
-    assert marked_on_day_two(True).endswith("（第 1 天投票无人出局）")
-    assert "投票" not in marked_on_day_two(False)
-
-
-def test_a_vote_that_put_nobody_out_is_told_where_the_day_passes_it():
-    """Where the vote comes before the night (白天, 投票, 夜晚), a night move follows that
-    day's vote: "nobody was voted out" is told before the first move after the vote phase,
-    not with the next day's start, and once a day."""
+def _lamp_steps(phases: list[str], lamp_phase: str, voting: dict | None) -> list[str]:
+    """The story of two days of 点灯 (once a day, in lamp_phase) with all four alive: nobody
+    voted out on the first day."""
     roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
-    roles[0]["skills"] = [{"name": "点灯", "src": 3, "timing": ["夜晚"],
+    roles[0]["skills"] = [{"name": "点灯", "src": 3, "timing": [lamp_phase],
                            "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
                            "uses": {"count": 1, "per": "day"},
                            "effects": [{"grant_status": {"who": "target", "status": "印记", "duration": "permanent"}}]}]
     raw = {"schema": "ruleset/v1", "id": "case", "title": "用例", "source": "source.txt",
            "bounds": {"players": 4, "depth": 3}, "setup": {"src": 2, "players": {"min": 4, "max": 4, "src": 2}},
-           "phases": [{"name": "白天", "src": 4}, {"name": "投票", "src": 4}, {"name": "夜晚", "src": 4}],
+           "phases": [{"name": p, "src": 4} for p in phases],
            "statuses": [{"name": "印记", "src": 3, "permanent": True}],
            "factions": [{"name": f"{r}阵营", "src": 2} for r in ROLES], "roles": roles,
-           "voting": {"src": 4, "weight_default": 1, "tie": None, "phase": "投票"}}
-    rs = load_inline(raw, "# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n点灯[夜晚]：一名其他角色获得印记，每天一次。\n"
-                          "每天先白天，再投票出局一人，再入夜。\n")
+           **({"voting": {"src": 4, "weight_default": 1, "tie": None, **voting}} if voting is not None else {})}
+    rs = load_inline(raw, f"# 来源: 用例\n甲、乙、丙、丁四种身份，各一张。\n点灯[{lamp_phase}]：一名其他角色获得印记，每天一次。\n"
+                          f"每天依次为{'、'.join(phases)}，投票出局一人。\n")
     world = World(rs, 4)
     solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
     goal = lambda st: z3.And(z3.Sum([z3.If(st[("status", i, "印记")], 1, 0) for i in range(4)]) >= 2,   # noqa: E731
                              *[st[("alive", i)] for i in range(4)])
     trace = reach.bounded_trace(world, solver, goal, 3, "quiet-vote", list(rs.skills))
     assert trace.answer.sat
-    lit = [s for s in trace.steps if "【点灯】" in s]
-    assert [s.split("；")[0] for s in lit] == ["第 1 天投票无人出局", "第 2 天投票无人出局"], trace.steps
-    assert all("投票" not in s for s in trace.steps if "天开始" in s), trace.steps
+    return trace.steps
+
+
+def test_a_day_that_passes_without_a_vote_out_says_so():
+    """A story whose second day begins with nobody voted out on the first says how that day
+    ended (the ballots are not shown for a vote that put nobody out); with no vote in the
+    rules there is nothing to say."""
+    def day_two(voting: dict | None):
+        return next(s for s in _lamp_steps(["白天"], "白天", voting) if "天开始" in s)
+    assert day_two({}).endswith("（第 1 天投票无人出局）")
+    assert "投票" not in day_two(None)
+
+
+def test_a_vote_that_put_nobody_out_is_told_where_the_day_passes_it():
+    """Where the vote comes before the night (白天, 投票, 夜晚), a night move follows that
+    day's vote: "nobody was voted out" is told before the first move after the vote phase,
+    not with the next day's start, and once a day."""
+    steps = _lamp_steps(["白天", "投票", "夜晚"], "夜晚", {"phase": "投票"})
+    lit = [s for s in steps if "【点灯】" in s]
+    assert [s.split("；")[0] for s in lit] == ["第 1 天投票无人出局", "第 2 天投票无人出局"], steps
+    assert all("投票" not in s for s in steps if "天开始" in s), steps
 
 
 def test_the_tie_sketch_is_at_the_table_and_on_a_day_with_a_vote_out():
