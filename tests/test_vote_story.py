@@ -47,9 +47,9 @@ def test_a_vote_out_says_who_voted_for_whom():
     assert len(for_him.split(" 投 ")[0].split("、")) >= 2, vote
 
 
-def _lamp_steps(phases: list[str], lamp_phase: str, voting: dict | None) -> list[str]:
-    """The story of two days of 点灯 (once a day, in lamp_phase) with all four alive: nobody
-    voted out on the first day."""
+def _lamp_game(phases: list[str], lamp_phase: str, voting: dict | None):
+    """Two days of 点灯 (once a day, in lamp_phase) with all four alive, nobody voted out on
+    the first day: (world, solver, goal)."""
     roles = [{"name": r, "src": 2, "faction": f"{r}阵营", "count": 1} for r in ROLES]
     roles[0]["skills"] = [{"name": "点灯", "src": 3, "timing": [lamp_phase],
                            "targets": {"min": 1, "max": 1, "filter": {"alive": True, "other": True}},
@@ -67,7 +67,12 @@ def _lamp_steps(phases: list[str], lamp_phase: str, voting: dict | None) -> list
     solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
     goal = lambda st: z3.And(z3.Sum([z3.If(st[("status", i, "印记")], 1, 0) for i in range(4)]) >= 2,   # noqa: E731
                              *[st[("alive", i)] for i in range(4)])
-    trace = reach.bounded_trace(world, solver, goal, 3, "quiet-vote", list(rs.skills))
+    return world, solver, goal
+
+
+def _lamp_steps(phases: list[str], lamp_phase: str, voting: dict | None) -> list[str]:
+    world, solver, goal = _lamp_game(phases, lamp_phase, voting)
+    trace = reach.bounded_trace(world, solver, goal, 3, "quiet-vote", list(world.rs.skills))
     assert trace.answer.sat
     return trace.steps
 
@@ -90,6 +95,20 @@ def test_a_vote_that_put_nobody_out_is_told_where_the_day_passes_it():
     lit = [s for s in steps if "【点灯】" in s]
     assert [s.split("；")[0] for s in lit] == ["第 1 天投票无人出局", "第 2 天投票无人出局"], steps
     assert all("投票" not in s for s in steps if "天开始" in s), steps
+
+
+def test_a_story_told_from_a_later_move_tells_those_moves_as_the_whole_story_does():
+    """A reading's continuation is told from a later move on (history_of's since): a note the
+    first part already said (the first day's vote) is not said again."""
+    world, solver, goal = _lamp_game(["白天", "投票", "夜晚"], "夜晚", {"phase": "投票"})
+    u = reach.unrolled(world, solver, 3, list(world.rs.skills))
+    ans = solver.check(u.constraints + [goal(u.states[3])], "since", rlimit=solver.rlimit * 20)
+    assert ans.sat
+    whole = reach.history_of(ans.model, u, 3)
+    for since in range(1, 3):
+        later = reach.history_of(ans.model, u, 3, since=since)
+        assert [text for text, _ in later] == [text for text, _ in whole[since:]], (whole, later)
+    assert sum("第 1 天投票无人出局" in text for text, _ in whole) == 1, whole
 
 
 def test_the_tie_sketch_is_at_the_table_and_on_a_day_with_a_vote_out():

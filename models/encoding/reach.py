@@ -1462,8 +1462,9 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
             break   # play stopped (a faction has won)
         mv = u.trans.moves[n]
         day += mv.label == "day"
-        text = None if t < since else votes.told(t, mv, day, _move_told(m, u, t, mv, day, called))
-        if text is not None:
+        # the moves before `since` are told elsewhere; their day's vote note too
+        text = votes.told(t, mv, day, _move_told(m, u, t, mv, day, called))
+        if text is not None and t >= since:
             out.append((text, mv))   # "": a move of the game, not told
     return out
 
