@@ -144,3 +144,22 @@ def test_a_made_up_status_nobody_holds_is_not_listed_as_lacking():
     # held by a player of the story: the others' lacking it is told
     held = {**nobody, ("status", 1, "护盾计时"): True}
     assert "[护盾计时]" in describe_player(rs, held, 0, relevant_statuses={"护盾", "护盾计时"})
+
+
+def test_a_cast_as_setup_left_it_names_the_setup_skills_behind_a_label():
+    """A label a setup skill and a later skill both give: in the game as setup left it only the
+    setup skill can have given it, and the cast line says so; in a later state it says nothing."""
+    import os
+    from models.loader import load_ruleset
+    from verifier.narrate import describe_player
+    rs = load_ruleset(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rulesets", "zemu"))
+    label = "证婚人"
+    givers = {s.name: s for s in rs.skills for e in s.all_effects()
+              if e.kind == "add_label" and isinstance(e.args, dict) and e.args.get("label") == label}
+    from models.encoding.quiet import at_setup
+    assert any(at_setup(rs, s) for s in givers.values()) and not all(at_setup(rs, s) for s in givers.values())
+    st = {("role", 1): "基础狼人身份", ("faction", 1): "狼人阵营", ("alive", 1): True, ("label", 1, label): True}
+    told = describe_player(rs, st, 1, dealt=True)
+    assert f"获得[{label}]" in told and all(f"【{n}】" in told for n, s in givers.items() if at_setup(rs, s)), told
+    assert not any(f"【{n}】" in told for n, s in givers.items() if not at_setup(rs, s)), told
+    assert f"获得[{label}]" not in describe_player(rs, st, 1)

@@ -43,7 +43,7 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     role = st.get(("role", i), "?")
     faction = st.get(("faction", i), "?")
     alive = "存活" if st.get(("alive", i), True) else "已出局"
-    parts = [f"{player(i)}：{role}" + _role_origin(rs, st, i), f"当前阵营 {faction}", alive]
+    parts = [f"{player(i)}：{role}" + _role_origin(rs, st, i, dealt), f"当前阵营 {faction}", alive]
     held = sorted(s for s in rs.statuses if st.get(("status", i, s)))
     if relevant_statuses is not None:
         # a status the post never names, held by nobody here, is the encoding's bookkeeping:
@@ -65,7 +65,7 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
                     and (relevant_labels is None or lab in relevant_labels))
     if labels:
         parts.append("标签" + "".join(f"[{x}]" for x in labels))
-        origin = _setup_origin(rs, st, i, labels)
+        origin = _setup_origin(rs, st, i, labels, dealt)
         if origin:
             parts.append(origin)
     return "，".join(parts)
@@ -87,27 +87,28 @@ def _dealt_labels(rs: Ruleset, role: str) -> set[str]:
     return seen
 
 
-def _setup_givers(rs: Ruleset, kind: str, arg: str, value: str) -> set[str]:
+def _setup_givers(rs: Ruleset, kind: str, arg: str, value: str, as_set_up: bool = False) -> set[str]:
     """The skills that give this (an effect of that kind with arg == value), when all of them
-    belong to the setup phases; empty otherwise (then how it was obtained is not known)."""
+    belong to the setup phases; empty otherwise (then how it was obtained is not known).
+    as_set_up: the state is the game as setup left it, so only the setup ones could have."""
     givers = {s.name for s in rs.skills for e in s.all_effects()
               if e.kind == kind and isinstance(e.args, dict) and e.args.get(arg) == value}
     setup = {s.name for s in rs.skills if s.name in givers and at_setup(rs, s)}
-    return setup if setup == givers else set()
+    return setup if setup == givers or as_set_up else set()
 
 
-def _role_origin(rs: Ruleset, st: dict, i: int) -> str:
+def _role_origin(rs: Ruleset, st: dict, i: int, as_set_up: bool = False) -> str:
     """A player whose identity is not the card it was dealt: which card, and how it changed
     when only setup skills change it to this one (“（发牌为X，开局时经【Y】成为Z）”)."""
     dealt, role = st.get(("dealt", i)), st.get(("role", i))
     if dealt is None or role is None or dealt == role:
         return ""
-    setup = _setup_givers(rs, "set_role", "to", role)
+    setup = _setup_givers(rs, "set_role", "to", role, as_set_up)
     how = f"，开局时经{'或'.join(f'【{x}】' for x in sorted(setup))}成为{role}" if setup else ""
     return f"（发牌为{dealt}{how}）"
 
 
-def _setup_origin(rs: Ruleset, st: dict, i: int, labels: list[str]) -> str:
+def _setup_origin(rs: Ruleset, st: dict, i: int, labels: list[str], as_set_up: bool = False) -> str:
     """How the player came by a label the card it was dealt does not carry, when only a skill
     of the setup phases gives it (“开局时经【X】获得[Y]”)."""
     dealt = st.get(("dealt", i)) or st.get(("role", i))
@@ -117,7 +118,7 @@ def _setup_origin(rs: Ruleset, st: dict, i: int, labels: list[str]) -> str:
     carried = _dealt_labels(rs, dealt) | (_dealt_labels(rs, st[("role", i)]) if st.get(("role", i)) in rs.roles else set())
     told = []
     for lab in labels:
-        setup = set() if lab in carried else _setup_givers(rs, "add_label", "label", lab)
+        setup = set() if lab in carried else _setup_givers(rs, "add_label", "label", lab, as_set_up)
         if setup:
             told.append(f"开局时经{'或'.join(f'【{x}】' for x in sorted(setup))}获得[{lab}]")
     return "；".join(told)
