@@ -19,10 +19,11 @@ SOURCE = ("# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张
           "托付：开局时，甲需选择一名其他角色，其获得[信物]。\n（空行）\n（空行）\n每天先夜晚、后白天。\n")
 
 
-def _ruleset(mandatory: bool, second: bool = False, void: bool = False):
+def _ruleset(mandatory: bool, second: bool = False, void: bool = False, team: bool = False):
     """second: 乙 too has a setup pick (托付 again, under another name). void: the pick gives
-    only to a target who already holds the token (nobody, at setup)."""
-    skill = {"name": "托付", "src": 3, "timing": ["开局"],
+    only to a target who already holds the token (nobody, at setup). team: the pick is a
+    team's one choice (a shared use)."""
+    skill = {"name": "托付", "src": 3, "timing": ["开局"], **({"uses": {"count": 1, "per": "game", "shared": True}} if team else {}),
              "targets": {"min": 1, "max": 1, "filter": {"other": True}},
              "effects": [{"grant_status": {"who": "target", "status": "信物", "duration": "permanent"},
                           **({"if": {"has_status": ["target", "信物"]}} if void else {})}]}
@@ -184,6 +185,14 @@ def test_a_story_tells_the_choices_made_at_setup():
                            "setup-none", rlimit=solver.rlimit * 20)
         assert ans.sat and setup_told(ans.model, u) == [f"开局时：P{i + 1} 未使用【托付】"]
     ans = solver.check(u.constraints + _holder_outside_the_slots(world, u), "setup-none", rlimit=solver.rlimit * 20)
+    assert ans.sat and setup_told(ans.model, u) == []
+    # a team's choice left to the team: not this player's to decline, nothing said
+    rs = _ruleset(False, team=True)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+    ans = solver.check(u.constraints + [u.states[0][("role", 0)] == world.sorts.roles["甲"], z3.Not(held(u.states[0]))],
+                       "setup-none", rlimit=solver.rlimit * 20)
     assert ans.sat and setup_told(ans.model, u) == []
 
 

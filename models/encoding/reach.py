@@ -1399,7 +1399,8 @@ def setup_told(m, u: Unrolled) -> list[str]:
             used.add((s.uid, b.self_slot))
             if b.targets:
                 made.append(move_text(Move(s, b, s.name)))
-        elif not setup_forced(rs, s) and is_true(en):
+        elif not setup_forced(rs, s) and not (s.uses or {}).get("shared") and is_true(en):
+            # a team's choice (a shared use) is the team's, not this player's to decline
             could.setdefault((s.uid, b.self_slot), s)
     made += [f"P{i + 1} 未使用{s.shown}" for (uid, i), s in could.items() if (uid, i) not in used]
     return [f"开局时：{'；'.join(made)}"] if made else []
