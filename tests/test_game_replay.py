@@ -94,3 +94,18 @@ def test_replay_refuses_a_reading_that_changes_nothing():
     elsewhere["game"]["window"] = [use]
     ok, why = replay_game(rs, elsewhere)
     assert not ok and "claim" in why, why
+
+
+def test_a_loops_cast_is_the_game_as_dealt_and_the_round_starts_from_now():
+    """The cast of a loop is the game as setup left it; what the moves before the round
+    changed (the spark a night skill lit) is told at the round's start (此时：…)."""
+    from verifier.narrate import describe_player
+    rs = load_ruleset(os.path.join(ROOT, "tests", "fixtures", "loop", "bad_status_pingpong"))
+    f = next(f for f in check(rs, kinds=["loop"]).to_json()["findings"] if f["kind"] == "loop")
+    start = {tuple(int(p) if p.isdigit() else p for p in k.split("|")): v
+             for k, v in f["witness"]["game"]["start"].items()}
+    roles = [r for r in f["scenario"]["roles"] if r.startswith("P")]
+    assert roles == [describe_player(rs, start, i, dealt=True) for i in range(len(roles))]
+    assert not any("火种" in r for r in roles), roles
+    now = next(s for s in f["scenario"]["steps"] if s.startswith("此时："))
+    assert "火种" in now, f["scenario"]["steps"]

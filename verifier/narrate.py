@@ -71,6 +71,13 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     return "，".join(parts)
 
 
+def now_line(rs: Ruleset, before: dict, after: dict, cast) -> list[str]:
+    """["此时：…"]: the players of the cast whose line changed from before to after, as they
+    are after; [] when none did."""
+    changed = [describe_player(rs, after, i) for i in cast if describe_player(rs, after, i) != describe_player(rs, before, i)]
+    return ["此时：" + "；".join(changed)] if changed else []
+
+
 def labels_of_everyone(rs: Ruleset) -> set[str]:
     """Labels every identity's card carries (an encoding's holder of per-player bookkeeping,
     such as 角色): they tell a judge nothing about this player, so a cast line leaves them out."""

@@ -15,7 +15,7 @@ from ..domain import Skill
 from .decode import concrete, player_of
 from .quiet import answers_going_out
 from .reach import (Move, answers_of_the_gone, bindings_for, choices_text, faction_goal, first_called, game_days, game_over,
-                    going_out_follows, history_of, idle_choices, inner_bindings, move_json, move_text, owed_pending,
+                    going_out_follows, history_of, idle_choices, inner_bindings, move_json, move_text, note_before, owed_pending,
                     phase_after, phase_duties_done, phase_named, phase_trigger, quiet_days_text, readings_of,
                     setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
 from .detours import detoured_game, held_in, no_odd_moves, odd_use, skill_reads
@@ -55,6 +55,7 @@ class ReadingResult:
     detoured: bool = False   # a ballot for oneself or a use on the out in the history (detours)
     phase: str | None = None   # the phase a use without a timing of its own was made in
     allowed: tuple = (True, True)   # whether the use can be made under option i, under option j
+    note: str = ""   # said before the use: the day's vote put nobody out (reach.note_before)
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome,
@@ -240,7 +241,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                  choices_text(m, world, use, idle_choices(m, u, u.states[t], use)),
                                  [mv for text, mv in played if text], trail, detoured_game(m, u, t),
                                  None if skill.timing or at_setup else phase_named(world, m, u, t),
-                                 tuple(z3.is_true(m.eval(a, model_completion=True)) for a in allowed))
+                                 tuple(z3.is_true(m.eval(a, model_completion=True)) for a in allowed),
+                                 "" if at_setup else note_before(m, u, t, use))
     return ReadingResult(ans)
 
 

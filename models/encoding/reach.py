@@ -1454,8 +1454,28 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
     """The first upto moves of a model's trace (from move `since` on), as (text, move); a new
     day says its number (the moves begin on the day after the quiet days). A move told by no
     text ("") changed nothing a judge rules on (_trigger_told)."""
-    out, day = [], game_days(m, u, upto)[1]
+    # the moves before `since` are told elsewhere; their day's vote note too
+    return [(text, mv) for t, text, mv in _told_moves(m, u, upto, _VoteNotes(m, u))
+            if text is not None and t >= since]
+
+
+def note_before(m, u: Unrolled, t: int, mv: Move) -> str:
+    """The vote note a move made right after the first t moves carries when it is told apart
+    from them (a reading's use): "第 N 天投票无人出局" when it comes after that day's vote
+    phase, nobody was voted out and no earlier move said so; else ""."""
     votes = _VoteNotes(m, u)
+    for _ in _told_moves(m, u, t, votes):
+        pass
+    rank = _rank(u.trans.world.rs, mv)
+    if rank is None:   # no place of its own: where the day is
+        rank = m.eval(u.nows[t - 1], model_completion=True).as_long() if t and u.nows else -1
+    return votes.after_vote(rank)
+
+
+def _told_moves(m, u: Unrolled, upto: int, votes: "_VoteNotes"):
+    """(t, text, move) for each of the first upto moves of a model's trace, told with the vote
+    notes (text None: no move to tell, _move_told); votes keeps the day they reached."""
+    day = votes.day = game_days(m, u, upto)[1]
     called = first_called(u.trans.world.rs)
     for t, sel in enumerate(u.sels[:upto]):
         n = m.eval(sel, model_completion=True).as_long()
@@ -1463,11 +1483,7 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
             break   # play stopped (a faction has won)
         mv = u.trans.moves[n]
         day += mv.label == "day"
-        # the moves before `since` are told elsewhere; their day's vote note too
-        text = votes.told(t, mv, day, _move_told(m, u, t, mv, day, called))
-        if text is not None and t >= since:
-            out.append((text, mv))   # "": a move of the game, not told
-    return out
+        yield t, votes.told(t, mv, day, _move_told(m, u, t, mv, day, called)), mv
 
 
 def _move_told(m, u: Unrolled, t: int, mv: Move, day: int, called: str | None) -> str | None:
@@ -1496,6 +1512,7 @@ class _VoteNotes:
         phase = (rs.voting or {}).get("phase")
         self.vote_rank = _in_phase(_phase_rank(rs, [phase]), 1) if phase else None
         self.voted = self.said = False   # on the day of the moves told so far
+        self.day = 1   # the day of the last move told
 
     def _note(self, day: int) -> str:
         if self.voted or self.said or self.rs.voting is None or day < first_out_day(self.rs):
@@ -1503,8 +1520,13 @@ class _VoteNotes:
         self.said = True
         return f"{day_text(day, self.called)}投票无人出局"
 
+    def after_vote(self, rank: int) -> str:
+        """The note for something at place `rank` of the day of the last move told."""
+        return self._note(self.day) if self.vote_rank is not None and rank > self.vote_rank else ""
+
     def told(self, t: int, mv: Move, day: int, text: str | None) -> str | None:
         """text (move t's, _move_told) with the note it carries."""
+        self.day = day
         if mv.label == "day":
             note = self._note(day - 1)
             self.voted = self.said = False

@@ -16,7 +16,7 @@ from models.encoding.reach import Move, bounded_trace, day_text, first_called, m
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
-from ..narrate import (describe_player, named_in_text, opening, outcome_text, reason_zh, steps_zh, table_json, table_text,
+from ..narrate import (describe_player, named_in_text, now_line, opening, outcome_text, reason_zh, steps_zh, table_json, table_text,
                        window_game_json, witness_json)
 from .base import Analysis, Context
 from .influence import read_somewhere, readers_of
@@ -195,11 +195,7 @@ def _told(history: list, moves: list) -> list:
 
 def _now(rs, game, cast) -> list[str]:
     """The players whose state changed on the way to the use, as they are then."""
-    if not game.dealt:
-        return []
-    changed = [describe_player(rs, game.start, i) for i in cast
-               if describe_player(rs, game.start, i) != describe_player(rs, game.dealt, i)]
-    return ["此时：" + "；".join(changed)] if changed else []
+    return now_line(rs, game.dealt, game.start, cast) if game.dealt else []
 
 
 class Ambiguity(Analysis):
@@ -543,6 +539,7 @@ class Ambiguity(Analysis):
         use = move_text(Move(skill, game.binding, skill.name), day, called) if skill.trigger or skill.told else \
             f"{when}P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
         use += f"（{'；'.join(game.chosen)}）" if game.chosen else ""
+        told_use = f"{game.note}；{use}" if game.note else use
         if then and then.blocked:
             other.insert(0, f"{then.blocked}：不能发生")
         elif not then:
@@ -569,10 +566,10 @@ class Ambiguity(Analysis):
             scenario={"roles": [describe_player(rs, game.dealt or game.start, i, dealt=True) for i in cast] + ([rest] if rest else []),
                       "steps": ([size + "，开局时（其余开局技能结算之后）"] * bool(size) + [use]) if at_setup else
                                opening(size, game.history) + [f"（以上对局按「{a}」理解进行" + "".join(f"，{r}" for r in game.others) + "）"] +
-                               _now(rs, game, cast) + [use] + after + rests,
+                               _now(rs, game, cast) + [told_use] + after + rests,
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
                                    f"按「{b}」：" + ("；".join(other) or "无变化")] + ([] if then else _read_later(rs, differing))},
-            witness={"kind": "trace", "steps": game.history + [use] + after, "ambiguity": name, "options": [a, b],
+            witness={"kind": "trace", "steps": game.history + [told_use] + after, "ambiguity": name, "options": [a, b],
                      "start": witness_json(then.under[0] if then else game.start), **table_json(game.table),
                      **witness},
             question=f"{amb['text']}？",

@@ -13,7 +13,7 @@ from models.encoding.scenarios import Use, enabled_ever
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
-from ..narrate import describe_player, game_json, opening, pick_text, steps_zh, table_json, table_text
+from ..narrate import describe_player, game_json, now_line, opening, pick_text, steps_zh, table_json, table_text
 from .base import Analysis, Context
 from .pending import trace_skills
 
@@ -292,8 +292,10 @@ class Loop(Analysis):
             message=message,
             message_en=f"Trigger cycle {chain} can repeat without bound.",
             locations=cx.locs(*(s.where for s in skills)), key=tuple(sorted(cycle)),
-            scenario={"roles": [describe_player(rs, trace.states[-1], i) for i in range(world.k)] + ([rest] if rest else []),
-                      "steps": opening(size, trace.steps) + ["此时："] + round_steps,
+            # the cast as setup left it; who changed on the way to the round, as they are then
+            scenario={"roles": [describe_player(rs, trace.states[0], i, dealt=True) for i in range(world.k)] + ([rest] if rest else []),
+                      "steps": opening(size, trace.steps) +
+                               (now_line(rs, trace.states[0], trace.states[-1], range(world.k)) or ["此时："]) + round_steps,
                       "outcomes": [outcome]},
             witness={"kind": "trace", "steps": trace.steps, **table_json(trace.table), **game_json(trace),
                      "claim": {"cycle": uses, "passed": game.passed}},
