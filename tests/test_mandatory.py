@@ -19,18 +19,20 @@ SOURCE = ("# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张
           "托付：开局时，甲需选择一名其他角色，其获得[信物]。\n（空行）\n（空行）\n每天先夜晚、后白天。\n")
 
 
-def _ruleset(mandatory: bool, second: bool = False, void: bool = False, team: bool = False):
+def _ruleset(mandatory: bool, second: bool = False, void: str = "", team: bool = False):
     """second: 乙 too has a setup pick (托付 again, under another name). void: the pick gives
-    only to a target who already holds the token (nobody, at setup). team: the pick is a
-    team's one choice (a shared use)."""
+    only to a target who already holds the token (nobody, at setup); "marked": the picker
+    is then marked (作废), as a voided pick's rule may say. team: the pick is a team's one
+    choice (a shared use)."""
     skill = {"name": "托付", "src": 3, "timing": ["开局"], **({"uses": {"count": 1, "per": "game", "shared": True}} if team else {}),
              "targets": {"min": 1, "max": 1, "filter": {"other": True}},
              "effects": [{"grant_status": {"who": "target", "status": "信物", "duration": "permanent"},
-                          **({"if": {"has_status": ["target", "信物"]}} if void else {})}]}
+                          **({"if": {"has_status": ["target", "信物"]}} if void else {})}] +
+             ([{"grant_status": {"who": "self", "status": "作废", "duration": "permanent"}}] if void == "marked" else [])}
     if mandatory:
         skill["mandatory"] = {"src": 3, "text": "需选择"}
     skills = {"甲": [skill], "乙": [{**copy.deepcopy(skill), "name": "转托"}] if second else [], "丙": [], "丁": [], "戊": []}
-    return one_each(skills, SOURCE, ["信物"], phases=({"name": "开局", "src": 3, "once": True}, "夜晚", "白天"), depth=1)
+    return one_each(skills, SOURCE, ["信物", "作废"], phases=({"name": "开局", "src": 3, "once": True}, "夜晚", "白天"), depth=1)
 
 
 def _ask(rs, goal) -> str:
@@ -196,21 +198,23 @@ def test_a_story_tells_the_choices_made_at_setup():
     assert ans.sat and setup_told(ans.model, u) == []
 
 
-def test_a_pick_that_changed_nothing_is_told_and_kept_by_the_pin():
-    """A setup pick the rules void (its effect needs what the target lacks) leaves nothing in
-    the state; the story still names it, and a pinned story asks for that very pick again."""
+def test_a_voided_pick_is_told_and_kept_by_the_pin_and_a_use_that_changed_nothing_is_not():
+    """A setup pick the rules void (its effect needs what the target lacks, the picker is
+    marked) leaves nothing on its target; the story still names it, and a pinned story asks
+    for that very pick again. A pick that changed nothing at all is a move, not told."""
     from models.encoding.pinned import pinned, trail_json
     from models.encoding.reach import setup_told
-    rs = _ruleset(False, void=True)
-    world = World(rs, 4)
-    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
-    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
-    [g] = [g for s, b, g, _ in u.setup_uses if b.self_slot == 0 and b.targets == (2,)]
-    holder = u.states[0][("role", 0)] == world.sorts.roles["甲"]
-    ans = solver.check(u.constraints + [holder, g], "setup-void", rlimit=solver.rlimit * 20)
-    assert ans.sat and setup_told(ans.model, u) == ["开局时：P1 使用【托付】，目标 P3"]
-    assert not any(z3.is_true(ans.model.eval(u.states[0][("status", i, "信物")])) for i in range(world.k))
-    trail = trail_json(ans.model, u, 0)
-    other = [holder, z3.Not(g)]
-    assert solver.check(u.constraints + other, "setup-void", rlimit=solver.rlimit * 20).sat
-    assert solver.check(u.constraints + pinned(u, trail) + other, "setup-void", rlimit=solver.rlimit * 20).unsat
+    for void, told in (("marked", ["开局时：P1 使用【托付】，目标 P3"]), ("silent", [])):
+        rs = _ruleset(False, void=void)
+        world = World(rs, 4)
+        solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+        u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+        [g] = [use.made for use in u.setup_uses if use.binding.self_slot == 0 and use.binding.targets == (2,)]
+        holder = u.states[0][("role", 0)] == world.sorts.roles["甲"]
+        ans = solver.check(u.constraints + [holder, g], "setup-void", rlimit=solver.rlimit * 20)
+        assert ans.sat and setup_told(ans.model, u) == told, void
+        assert not any(z3.is_true(ans.model.eval(u.states[0][("status", i, "信物")])) for i in range(world.k))
+        trail = trail_json(ans.model, u, 0)
+        other = [holder, z3.Not(g)]
+        assert solver.check(u.constraints + other, "setup-void", rlimit=solver.rlimit * 20).sat
+        assert solver.check(u.constraints + pinned(u, trail) + other, "setup-void", rlimit=solver.rlimit * 20).unsat

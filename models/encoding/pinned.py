@@ -15,7 +15,7 @@ import json
 import z3
 
 from .decode import concrete, encode_concrete
-from .reach import Move, Unrolled, move_json
+from .reach import Unrolled, move_json
 
 TRAIL_VERSION = 1
 
@@ -55,8 +55,8 @@ def trail_json(m, u: Unrolled, upto: int) -> dict:
     # the uses made while setup resolved: a pick that left no trace in the state (a witness
     # the rules void) is told too, and must come back as it was
     if u.setup_uses:
-        out["setup"] = [move_json(Move(s, b, s.name)) for s, b, g, _ in u.setup_uses
-                        if z3.is_true(m.eval(g, model_completion=True))]
+        out["setup"] = [move_json(use.move) for use in u.setup_uses
+                        if z3.is_true(m.eval(use.made, model_completion=True))]
     if u.table is not None:
         out["table"] = {"players": value(u.table.n),
                         "rest": {r: value(t) for r, t in sorted(u.table.rest.items()) if value(t)}}
@@ -126,7 +126,7 @@ def pinned(u: Unrolled, trail: dict) -> list | None:
     if isinstance(trail.get("setup"), list):
         # the same uses while setup resolved, no more
         made = {canon(mv) for mv in trail["setup"]}
-        cs += [g if canon(move_json(Move(s, b, s.name))) in made else z3.Not(g) for s, b, g, _ in u.setup_uses]
+        cs += [use.made if canon(move_json(use.move)) in made else z3.Not(use.made) for use in u.setup_uses]
     for amb in world.rs.ambiguities:
         # how the game read the other ambiguities (a story says so): read so again
         options = [o["name"] for o in amb["options"]]

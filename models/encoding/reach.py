@@ -132,6 +132,21 @@ class Move:
     pending: bool = False      # vote: the one voted out is about to go out (a trigger may answer)
 
 
+@dataclass
+class SetupUse:
+    """A use a slot may make while the one-off phases resolve (after_setup)."""
+    skill: Skill
+    binding: Binding
+    made: z3.BoolRef       # it was made
+    could: z3.BoolRef      # it could be (its holder, its condition)
+    before: State          # the game before it, and after it if made
+    after: State
+
+    @property
+    def move(self) -> Move:
+        return Move(self.skill, self.binding, self.skill.name)
+
+
 def votes_can_pend(skills: list[Skill], ballots: bool) -> bool:
     """A vote-out may leave the one voted out about to go out: some trigger answers a player
     about to go out for any cause or a vote-out. Not where such an answer changes a vote's
@@ -542,7 +557,7 @@ class Unrolled:
     choices: list = field(default_factory=list)   # each move's unknown values (Transitions.step)
     nows: list = field(default_factory=list)   # the place in the day after each step (phase_now)
     init: State | None = None   # the slots as dealt, before the one-off phases (after_setup)
-    setup_uses: list = field(default_factory=list)   # (skill, binding, made) of the one-off phases
+    setup_uses: list = field(default_factory=list)   # the SetupUse of the one-off phases
 
 
 TRACE_BUDGET = 20   # a trace query may use this many times the ruleset's rlimit
@@ -1386,24 +1401,34 @@ def game_days(m, u: Unrolled, upto: int | None = None) -> tuple[list[tuple[int, 
 
 
 def setup_told(m, u: Unrolled) -> list[str]:
-    """The uses the slots made while the one-off phases resolved (开局时: whom the bride chose,
-    whom a seer of setup looked at, a pick the rules then void), in the order they resolve,
-    and the setup skills a slot could use and did not (a judge asks whether the bride chose
-    anyone); empty when there is nothing to tell. A use without targets is no choice (what
-    it gave, the cast shows: 开局时经…获得). A pinned story keeps these uses (pinned.trail_json)."""
+    """The uses the slots made while the one-off phases resolved that changed something (开局时:
+    whom the bride chose, a pick the rules then void, a forced trigger that registered a
+    character), in the order they resolve, and the setup skills a slot could use and did not
+    (a judge asks whether the bride chose anyone); empty when there is nothing to tell. A use
+    that changed nothing (a rank already held) is a move of the game, not told. A pinned story
+    keeps these uses (pinned.trail_json)."""
     is_true = lambda term: z3.is_true(m.eval(term, model_completion=True))   # noqa: E731
     rs = u.trans.world.rs
     made, used, could = [], set(), {}
-    for s, b, g, en in u.setup_uses:
-        if is_true(g):
+    for use in u.setup_uses:
+        s, b = use.skill, use.binding
+        if is_true(use.made):
             used.add((s.uid, b.self_slot))
-            if b.targets:
-                made.append(move_text(Move(s, b, s.name)))
-        elif not setup_forced(rs, s) and not (s.uses or {}).get("shared") and is_true(en):
+            if not s.table_wide and _changed(m, use.before, use.after):
+                made.append(move_text(use.move))
+        elif not setup_forced(rs, s) and not (s.uses or {}).get("shared") and is_true(use.could):
             # a team's choice (a shared use) is the team's, not this player's to decline
             could.setdefault((s.uid, b.self_slot), s)
     made += [f"P{i + 1} 未使用{s.shown}" for (uid, i), s in could.items() if (uid, i) not in used]
     return [f"开局时：{'；'.join(made)}"] if made else []
+
+
+def _changed(m, before: State, after: State) -> bool:
+    """The model gives some value of the game in the two states apart (the count of uses
+    made and the engine's records are not something a use changed for a judge)."""
+    keys = [k for k, term in after.terms.items()
+            if k[0] not in ("spent",) + RECORDS and k in before.terms and term is not before.terms[k]]
+    return any(not z3.is_true(m.eval(after.terms[k] == before.terms[k], model_completion=True)) for k in keys)
 
 
 def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
@@ -1920,9 +1945,8 @@ def after_setup(world: World, init: State, once_skills: list[Skill], made: list 
     """The state once the one-off phases are over: each holder of a setup skill may use it on
     targets of their choice, within its use limit (once, unless the text gives a count: the
     one-off phase comes once); a holder who can use a setup skill they cannot decline (a
-    trigger, a forced skill) uses it. made: given, each possible use is added to it as
-    (skill, binding, whether it was made, whether it could be), in the order setup resolves
-    them."""
+    trigger, a forced skill) uses it. made: given, each possible use is added to it (a
+    SetupUse), in the order setup resolves them."""
     after = init
     cs: list = []
     extra = extra_uses(world.rs)
@@ -1944,7 +1968,7 @@ def after_setup(world: World, init: State, once_skills: list[Skill], made: list 
             g = z3.And(choice, en)
             by_holder.setdefault(b.self_slot, []).append((g, bound))
             if made is not None:
-                made.append((s, b, g, en))
+                made.append(SetupUse(s, b, g, en, after, nxt))
             after = State({key: (z3.If(g, nxt.terms[key], term)
                                  if nxt.terms[key] is not term and not nxt.terms[key].eq(term) else term)
                            for key, term in after.terms.items()})
