@@ -218,3 +218,22 @@ def test_a_voided_pick_is_told_and_kept_by_the_pin_and_a_use_that_changed_nothin
         other = [holder, z3.Not(g)]
         assert solver.check(u.constraints + other, "setup-void", rlimit=solver.rlimit * 20).sat
         assert solver.check(u.constraints + pinned(u, trail) + other, "setup-void", rlimit=solver.rlimit * 20).unsat
+
+def test_a_forced_setup_trigger_whose_result_the_model_does_not_show_is_told():
+    """A setup trigger that registers a character (create: its result lives outside the
+    modelled state) is told for a slot that holds it: the judge sees where the character
+    came from. One that only tells its holder something changed nothing: not told."""
+    from models.encoding.reach import setup_told
+    source = "# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n注册：开局时甲注册一个小号。\n夜晚。\n白天。\n每天先夜晚后白天。\n"
+    for effect, told in (({"create": {"role": "小号", "faction": "$self", "seat": "chosen"}}, ["开局时：P2 的【注册】触发"]),
+                         ({"info": {"to": "self", "what": "小号的座位"}}, [])):
+        trigger = {"name": "注册", "src": 3, "timing": [], "trigger": {"event": "setup"}, "effects": [effect]}
+        rs = one_each({"甲": [trigger], "乙": [], "丙": [], "丁": [], "戊": []}, source, [],
+                      phases=({"name": "开局", "src": 3, "once": True}, "夜晚", "白天"), depth=1,
+                      extra_roles=[{"name": "小号", "src": 3, "faction": "甲阵营", "created": True, "count": 0}])
+        world = World(rs, 4)
+        solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+        u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+        ans = solver.check(u.constraints + [u.states[0][("role", 1)] == world.sorts.roles["甲"]], "setup-create",
+                           rlimit=solver.rlimit * 20)
+        assert ans.sat and setup_told(ans.model, u) == told

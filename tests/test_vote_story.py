@@ -112,7 +112,7 @@ def test_a_story_told_from_a_later_move_tells_those_moves_as_the_whole_story_doe
 
 
 def test_a_use_told_apart_from_the_moves_carries_the_days_vote_note():
-    """A reading's use is told apart from the history (note_before): after the day's vote
+    """A reading's use is told apart from the history (history_and_note): after the day's vote
     phase it says that the vote put nobody out, unless a move before it already did."""
     world, solver, goal = _lamp_game(["白天", "投票", "夜晚"], "夜晚", {"phase": "投票"})
     u = reach.unrolled(world, solver, 3, list(world.rs.skills))
@@ -121,10 +121,14 @@ def test_a_use_told_apart_from_the_moves_carries_the_days_vote_note():
     m = ans.model
     moves = [u.trans.moves[m.eval(x, model_completion=True).as_long()] for x in u.sels]
     lamp = next(mv for mv in moves if mv.skill is not None)
-    assert reach.note_before(m, u, 0, lamp) == "第 1 天投票无人出局"
-    assert reach.note_before(m, u, moves.index(lamp) + 1, lamp) == ""   # said by the move itself
+    def note(t):
+        told, said = reach.history_and_note(m, u, t, lamp)
+        assert told == reach.history_of(m, u, t)
+        return said
+    assert note(0) == "第 1 天投票无人出局"
+    assert note(moves.index(lamp) + 1) == ""   # said by the move itself
     day = next(t for t, mv in enumerate(moves) if mv.label == "day")
-    assert reach.note_before(m, u, day + 1, lamp) == "第 2 天投票无人出局"
+    assert note(day + 1) == "第 2 天投票无人出局"
 
 
 def test_the_tie_sketch_is_at_the_table_and_on_a_day_with_a_vote_out():

@@ -15,7 +15,7 @@ from ..domain import Skill
 from .decode import concrete, player_of
 from .quiet import answers_going_out
 from .reach import (Move, answers_of_the_gone, bindings_for, choices_text, faction_goal, first_called, game_days, game_over,
-                    going_out_follows, history_of, idle_choices, inner_bindings, move_json, move_text, note_before, owed_pending,
+                    going_out_follows, history_and_note, history_of, idle_choices, inner_bindings, move_json, move_text, owed_pending,
                     phase_after, phase_duties_done, phase_named, phase_trigger, quiet_days_text, readings_of,
                     setup_choice, setup_skills, trigger_follows, unrolled, window_follows)
 from .detours import detoured_game, held_in, no_odd_moves, odd_use, skill_reads
@@ -55,7 +55,7 @@ class ReadingResult:
     detoured: bool = False   # a ballot for oneself or a use on the out in the history (detours)
     phase: str | None = None   # the phase a use without a timing of its own was made in
     allowed: tuple = (True, True)   # whether the use can be made under option i, under option j
-    note: str = ""   # said before the use: the day's vote put nobody out (reach.note_before)
+    note: str = ""   # said before the use: the day's vote put nobody out (reach.history_and_note)
 
 
 def _outcome_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i: int, j: int, outcome,
@@ -220,7 +220,8 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     for t, b, g, si, sj, keys, allowed in goals:
         if z3.is_true(m.eval(g, model_completion=True)):
             ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
-            played = history_of(m, u, t)
+            use = Move(skill, b, skill.name)
+            played, note = history_and_note(m, u, t, use)
             history = quiet_days_text(m, u, t) + [text for text, _ in played if text]
             quiet, first_day = game_days(m, u, t)
             # the moves and the use may rest on how other ambiguities are read: the story says so
@@ -231,7 +232,6 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
             pins = {"step": t, "quiet": len(u.quiet_sels), "sels": [value(x).as_long() for x in u.sels[:t]],
                     "quiet_sels": [value(x).as_long() for x in u.quiet_sels],
                     "dealt": {k: value(v) for k, v in u.states[0].terms.items()}} if not at_setup else {}
-            use = Move(skill, b, skill.name)
             trail = {**trail_json(m, u, t), "use": move_json(use), "bound": bound}
             return ReadingResult(ans, b, concrete(m, u.states[t], world.sorts), (ci, cj),
                                  _differing(m, world, u.states[t], si, sj, keys), history,
@@ -242,7 +242,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                  [mv for text, mv in played if text], trail, detoured_game(m, u, t),
                                  None if skill.timing or at_setup else phase_named(world, m, u, t),
                                  tuple(z3.is_true(m.eval(a, model_completion=True)) for a in allowed),
-                                 "" if at_setup else note_before(m, u, t, use))
+                                 "" if at_setup else note)
     return ReadingResult(ans)
 
 

@@ -10,7 +10,7 @@ import z3
 from ..domain import Skill, without_parts
 from ..schema import VOTE_OUT_CAUSES
 from .decode import concrete, number, pack
-from .semantics import Unbound
+from .semantics import UNMODELLED_KINDS, Unbound
 from .solver import Answer, Solver
 from .sorts import RECORDS, State, cause_index, daily_extra_uses
 from .readings import reads_reading
@@ -1414,7 +1414,10 @@ def setup_told(m, u: Unrolled) -> list[str]:
         s, b = use.skill, use.binding
         if is_true(use.made):
             used.add((s.uid, b.self_slot))
-            if not s.table_wide and _changed(m, use.before, use.after):
+            # an effect whose result lives outside the modelled state (a character registered)
+            # may have changed what the model does not show
+            outside = any(e.kind in UNMODELLED_KINDS and e.kind != "info" for e in s.all_effects())
+            if not s.table_wide and (outside or _changed(m, use.before, use.after)):
                 made.append(move_text(use.move))
         elif not setup_forced(rs, s) and not (s.uses or {}).get("shared") and is_true(use.could):
             # a team's choice (a shared use) is the team's, not this player's to decline
@@ -1487,17 +1490,16 @@ def history_of(m, u: Unrolled, upto: int, since: int = 0) -> list[tuple[str, Mov
             if text is not None and t >= since]
 
 
-def note_before(m, u: Unrolled, t: int, mv: Move) -> str:
-    """The vote note a move made right after the first t moves carries when it is told apart
-    from them (a reading's use): "第 N 天投票无人出局" when it comes after that day's vote
-    phase, nobody was voted out and no earlier move said so; else ""."""
+def history_and_note(m, u: Unrolled, t: int, mv: Move) -> tuple[list[tuple[str, Move]], str]:
+    """history_of(m, u, t), and the vote note a move made right after those t moves carries
+    when it is told apart from them (a reading's use): "第 N 天投票无人出局" when it comes
+    after that day's vote phase, nobody was voted out and no earlier move said so; else ""."""
     votes = _VoteNotes(m, u)
-    for _ in _told_moves(m, u, t, votes):
-        pass
+    told = [(text, move) for _, text, move in _told_moves(m, u, t, votes) if text is not None]
     rank = _rank(u.trans.world.rs, mv)
     if rank is None:   # no place of its own: where the day is
         rank = m.eval(u.nows[t - 1], model_completion=True).as_long() if t and u.nows else -1
-    return votes.after_vote(rank)
+    return told, votes.after_vote(rank)
 
 
 def _told_moves(m, u: Unrolled, upto: int, votes: "_VoteNotes"):
