@@ -1323,11 +1323,12 @@ def symmetry_breaking(world: World, init: State) -> list:
 
 def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill],
                   table: bool = True, quiet: int = 0, pair: bool = False, retry: bool = False,
-                  budget: int = 0) -> Trace:
+                  budget: int = 0, retry_cap: int = 0) -> Trace:
     """Find a trace of at most depth steps from a dealt game to a state where goal holds
     (at the table the setup states; table=False: in a game of the slots alone), after up
     to `quiet` quiet days where the rules allow them. pair: goal(before, after) is about
-    a move, the one that ends the trace. budget: times the rlimit (default TRACE_BUDGET)."""
+    a move, the one that ends the trace. budget: times the rlimit (default TRACE_BUDGET);
+    retry_cap: the second start's cap, times the rlimit (default RETRY_CAP)."""
     u = unrolled(world, solver, depth, skills, table=table, quiet=quiet)
     trans, states, sels = u.trans, u.states, u.sels
     if pair:
@@ -1339,7 +1340,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
             goals = [z3.And(g, game_day(world) == u.days[t]) for t, g in enumerate(goals)]
         reached = z3.Or(goals)
     query, budget = u.constraints + [reached], solver.rlimit * (budget or TRACE_BUDGET)
-    ans = solver.check_retrying(query, purpose, budget) if retry else solver.check(query, purpose, rlimit=budget)
+    ans = solver.check_retrying(query, purpose, budget, retry_cap) if retry else solver.check(query, purpose, rlimit=budget)
     if not ans.sat:
         return Trace(ans)
     m = ans.model

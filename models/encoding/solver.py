@@ -47,15 +47,15 @@ class Solver:
         self.dump_dir = dump_dir or os.environ.get("VERIFIER_DUMP_SMT2")
         self.stats = SolverStats()
 
-    def check_retrying(self, constraints: list, purpose: str, rlimit: int) -> Answer:
+    def check_retrying(self, constraints: list, purpose: str, rlimit: int, cap: int = 0) -> Answer:
         """check(), and an undecided answer gets one more start (seed 1, RETRY_SCALE times the
         budget, at most RETRY_CAP times the rlimit): a search this size is sensitive to where it
         starts (measured: conan096's order confirmations and an s11 win-check trace, each decided
         in seconds alone, ran out of budget once other questions had built their terms). Still
-        deterministic."""
+        deterministic. cap: times the rlimit, in the place of RETRY_CAP."""
         ans = self.check(constraints, purpose, rlimit=rlimit)
         if ans.status == "unknown":
-            again = min(rlimit * RETRY_SCALE, max(rlimit, RETRY_CAP * self.rlimit))
+            again = min(rlimit * RETRY_SCALE, max(rlimit, (cap or RETRY_CAP) * self.rlimit))
             ans = self.check(constraints, f"{purpose}-retry", rlimit=again, seed=1)
         return ans
 

@@ -26,6 +26,12 @@ def _trace_skills(cx: Context):
     return trace_skills(cx.rs, cx.world)
 
 
+
+# the second start of "can it win at all?" (a few questions a check, most decided at the first):
+# a zemu faction's win, found at 20x alone (17 s), ran out at 20x and 30x in the check after
+# story changes elsewhere shifted its terms
+WIN_RETRY_CAP = 60
+
 class ImpossibleWin(Analysis):
     """A faction whose win condition no sequence of effects can make true. In a game its
     players cannot win and the faction is pointless or misleading. Example: a win that
@@ -55,7 +61,7 @@ class ImpossibleWin(Analysis):
         # an undecided search gets its second start: whether a proof is looked for at all should
         # not rest on where one search began (zemu: a win found or not as other terms changed)
         trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), depth,
-                              f"win-{len(name)}", _trace_skills(cx), table=False, retry=True)
+                              f"win-{len(name)}", _trace_skills(cx), table=False, retry=True, retry_cap=WIN_RETRY_CAP)
         if trace.answer.sat:
             # found with every reading free: a reading may still rule it out
             split = self._by_reading(cx, name, f)
