@@ -57,6 +57,7 @@ class Status:
     except_tags: frozenset[str] = frozenset()   # … unless the skill also has one of these
     keeps_vote: bool = False                    # a player who is out with it still votes
     except_skills: frozenset[str] = frozenset()  # a skills block that leaves these skills alone (不影响…)
+    life_state: bool = False                    # a state the text sets beside 存活 (濒死): shown instead of it
 
 
 @dataclass(frozen=True)

@@ -215,7 +215,7 @@ def load_ruleset(folder: str) -> Ruleset:
                                     bool(s.get("permanent")), bool(s.get("negative")), bool(s.get("external")),
                                     w(s, ("statuses", i)), frozenset(s.get("blocks_tags") or ()),
                                     frozenset(s.get("except_tags") or ()), bool(s.get("keeps_vote")),
-                                    frozenset(s.get("except_skills") or ()))
+                                    frozenset(s.get("except_skills") or ()), bool(s.get("life_state")))
                   for i, s in enumerate(data.get("statuses") or [])},
         tags={t["name"]: Tag(t["name"], t.get("meaning", "other"), bool(t.get("external")), w(t, ("tags", i)))
               for i, t in enumerate(data.get("tags") or [])},

@@ -254,7 +254,7 @@ SCHEMA: dict[str, Any] = {
         "begins_with": obj("begins_with", {"phase": NAME, "src": SRC, "called": TEXT, "note": TEXT}, ("phase", "src")),
         "statuses": list_of("status", ELEMENT | {
             "meaning": TEXT, "blocks": {"type": "array", "items": {"enum": list(BLOCKABLE)}},
-            "except": NAMES, "permanent": FLAG, "blocks_tags": NAMES, "except_tags": NAMES, "except_skills": NAMES, "keeps_vote": FLAG,
+            "except": NAMES, "permanent": FLAG, "blocks_tags": NAMES, "except_tags": NAMES, "except_skills": NAMES, "keeps_vote": FLAG, "life_state": FLAG,
             "negative": FLAG, "notify": FLAG, "duration": {"type": ["string", "null"]}, "aliases": NAMES}),
         "tags": list_of("tag", ELEMENT | {"meaning": {"enum": list(TAG_MEANINGS)}, "aliases": NAMES}),
         "labels": list_of("label", ELEMENT | {"meaning": TEXT, "implies_labels": NAMES, "implies_statuses": NAMES,

@@ -105,6 +105,7 @@ DOCS: dict[str, dict[str, str]] = {
         "except_tags": "… unless the skill also has one of these tags.",
         "except_skills": "Skills a `blocks: [skills]` status leaves usable (不影响…).",
         "keeps_vote": "A player who is out while holding it still casts a ballot (视为出局，但保留投票权).",
+        "life_state": "A state of being the text sets beside 存活 (a player not yet out but in it): a cast shows it in place of 存活.",
         "negative": "A negative status (负面状态).",
         "notify": "Gaining it is notified to the holder.",
         "duration": "How long it lasts when the text says so in the status itself.",

@@ -163,3 +163,25 @@ def test_a_cast_as_setup_left_it_names_the_setup_skills_behind_a_label():
     assert f"获得[{label}]" in told and all(f"【{n}】" in told for n, s in givers.items() if at_setup(rs, s)), told
     assert not any(f"【{n}】" in told for n, s in givers.items() if not at_setup(rs, s)), told
     assert f"获得[{label}]" not in describe_player(rs, st, 1)
+
+
+def test_a_state_the_text_sets_beside_alive_is_shown_in_its_place():
+    """A status declared life_state (濒死 beside 存活) is the player's state of being: the
+    cast says 濒死（未出局）, not 存活 holding it, and a player without it is simply 存活."""
+    from verifier.narrate import describe_player
+    raw = _raw([])
+    raw["statuses"].append({"name": "护盾计时", "src": 2, "blocks": [], "life_state": True})
+    raw["statuses"] = [raw["statuses"][0], raw["statuses"][2]]
+    rs = load_inline(raw, SOURCE)
+    st = {("role", 0): "甲身份", ("faction", 0): "甲阵营", ("alive", 0): True,
+          ("status", 0, "护盾"): True, ("status", 0, "护盾计时"): True,
+          ("role", 1): "甲身份", ("faction", 1): "甲阵营", ("alive", 1): True,
+          ("status", 1, "护盾"): False, ("status", 1, "护盾计时"): False}
+    dying = describe_player(rs, st, 0, relevant_statuses={"护盾", "护盾计时"})
+    assert "护盾计时（未出局）" in dying and "存活" not in dying and "[护盾计时]" not in dying, dying
+    assert "持有[护盾]" in dying, dying
+    well = describe_player(rs, st, 1, relevant_statuses={"护盾", "护盾计时"})
+    assert "存活" in well and "护盾计时" not in well, well
+    # without the declaration it is a status like any other
+    plain = describe_player(load_inline(_raw([]), SOURCE), st, 0, relevant_statuses={"护盾", "护盾计时"})
+    assert "存活" in plain and "[护盾计时]" in plain, plain

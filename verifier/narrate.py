@@ -42,15 +42,17 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     """A cast line. dealt: st is the game as setup left it, so an item held came from setup."""
     role = st.get(("role", i), "?")
     faction = st.get(("faction", i), "?")
-    alive = "存活" if st.get(("alive", i), True) else "已出局"
+    # a state the text sets beside 存活 (濒死) is the player's state of being, not a status held
+    states = sorted(s for s, x in rs.statuses.items() if x.life_state and st.get(("status", i, s)))
+    alive = "已出局" if not st.get(("alive", i), True) else f"{states[0]}（未出局）" if states else "存活"
     parts = [f"{player(i)}：{role}" + _role_origin(rs, st, i, dealt), f"当前阵营 {faction}", alive]
-    held = sorted(s for s in rs.statuses if st.get(("status", i, s)))
+    held = sorted(s for s in rs.statuses if st.get(("status", i, s)) and (s not in states))
     if relevant_statuses is not None:
         # a status the post never names, held by nobody here, is the encoding's bookkeeping:
         # "未持有[X(…)]" would only make a judge look for a rule that is not in the post
         somebody = {k[2] for k, v in st.items() if isinstance(k, tuple) and k[0] == "status" and len(k) == 3 and v}
         lacking = sorted(s for s in relevant_statuses if not st.get(("status", i, s))
-                         and (s in somebody or rs.in_text(s)))
+                         and (s in somebody or rs.in_text(s)) and not getattr(rs.statuses.get(s), "life_state", False))
         held = [s for s in held if s in relevant_statuses]
         if lacking:
             parts.append("未持有" + "".join(f"[{s}]" for s in lacking))
