@@ -237,3 +237,24 @@ def test_a_forced_setup_trigger_whose_result_the_model_does_not_show_is_told():
         ans = solver.check(u.constraints + [u.states[0][("role", 1)] == world.sorts.roles["甲"]], "setup-create",
                            rlimit=solver.rlimit * 20)
         assert ans.sat and setup_told(ans.model, u) == told
+
+
+def test_a_forced_setup_pick_at_random_that_fell_outside_the_slots_is_told():
+    """A setup trigger whose effect lands on a player picked at random (随机一名乙阵营角色):
+    where it changed a slot it is told like any use; where no slot changed, the pick fell on
+    the rest of the table, and the story says so rather than leaving the trigger out."""
+    from models.encoding.reach import setup_told
+    source = "# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n结缘：开局时随机一名乙阵营角色获得[信物]。\n夜晚。\n白天。\n每天先夜晚后白天。\n"
+    trigger = {"name": "结缘", "src": 3, "timing": [], "trigger": {"event": "setup"},
+               "effects": [{"grant_status": {"who": {"random": {"faction": "乙阵营"}}, "status": "信物", "duration": "permanent"}}]}
+    rs = one_each({"甲": [trigger], "乙": [], "丙": [], "丁": [], "戊": []}, source, ["信物"],
+                  phases=({"name": "开局", "src": 3, "once": True}, "夜晚", "白天"), depth=1)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+    st = u.states[0]
+    holder = st[("role", 0)] == world.sorts.roles["甲"]
+    picked = z3.Or([st[("status", i, "信物")] for i in range(world.k)])
+    for fell, told in ((picked, "开局时：P1 的【结缘】触发"), (z3.Not(picked), "开局时：P1 的【结缘】触发（随机选中的角色不在 P1～P4 之中）")):
+        ans = solver.check(u.constraints + [holder, fell], "setup-random", rlimit=solver.rlimit * 20)
+        assert ans.sat and setup_told(ans.model, u) == [told]

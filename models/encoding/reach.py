@@ -1420,11 +1420,21 @@ def setup_told(m, u: Unrolled) -> list[str]:
             outside = any(e.kind in UNMODELLED_KINDS and e.kind != "info" for e in s.all_effects())
             if not s.table_wide and (outside or _changed(m, use.before, use.after)):
                 made.append(move_text(use.move))
+            elif not s.table_wide and setup_forced(rs, s) and _picks_at_random(s):
+                # nothing in the slots changed: the random pick fell on the rest of the table
+                # (a judge asks whom the fox's pick chose)
+                made.append(move_text(use.move) + f"（随机选中的角色不在 P1～P{u.trans.world.k} 之中）")
         elif not setup_forced(rs, s) and not (s.uses or {}).get("shared") and is_true(use.could):
             # a team's choice (a shared use) is the team's, not this player's to decline
             could.setdefault((s.uid, b.self_slot), s)
     made += [f"P{i + 1} 未使用{s.shown}" for (uid, i), s in could.items() if (uid, i) not in used]
     return [f"开局时：{'；'.join(made)}"] if made else []
+
+
+def _picks_at_random(skill: Skill) -> bool:
+    """An effect of the skill that changes the game lands on a player picked at random (随机一名)."""
+    return any(e.kind not in UNMODELLED_KINDS and isinstance(e.args, dict)
+               and any(isinstance(v, dict) and "random" in v for v in e.args.values()) for e in skill.all_effects())
 
 
 def _changed(m, before: State, after: State) -> bool:
