@@ -258,3 +258,22 @@ def test_a_forced_setup_pick_at_random_that_fell_outside_the_slots_is_told():
     for fell, told in ((picked, "开局时：P1 的【结缘】触发"), (z3.Not(picked), "开局时：P1 的【结缘】触发（随机选中的角色不在 P1～P4 之中）")):
         ans = solver.check(u.constraints + [holder, fell], "setup-random", rlimit=solver.rlimit * 20)
         assert ans.sat and setup_told(ans.model, u) == [told]
+
+
+def test_a_setup_pick_of_any_number_says_the_rest_of_the_table_is_not_listed():
+    """A setup pick of any number of players (选择一半的角色) may reach the rest of the table,
+    which the model does not follow: the story names the slots it chose and says the others
+    are not listed; a pick of one names its target and nothing more."""
+    from models.encoding.reach import setup_told
+    for top, told in ((None, "开局时：P1 使用【托付】，目标 P3（其余玩家中的目标不在此列出）"), (1, "开局时：P1 使用【托付】，目标 P3")):
+        rs = _ruleset(True)
+        skill = next(s for s in rs.skills if s.name == "托付")
+        skill.targets = {**skill.targets, "max": top}
+        world = World(rs, 4)
+        solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+        u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+        st = u.states[0]
+        only = [st[("role", 0)] == world.sorts.roles["甲"], st[("status", 2, "信物")]] + \
+            [z3.Not(st[("status", i, "信物")]) for i in (1, 3)]
+        ans = solver.check(u.constraints + only, "setup-any", rlimit=solver.rlimit * 20)
+        assert ans.sat and setup_told(ans.model, u) == [told], top

@@ -1419,7 +1419,11 @@ def setup_told(m, u: Unrolled) -> list[str]:
             # may have changed what the model does not show
             outside = any(e.kind in UNMODELLED_KINDS and e.kind != "info" for e in s.all_effects())
             if not s.table_wide and (outside or _changed(m, use.before, use.after)):
-                made.append(move_text(use.move))
+                # a pick of any number (选择一半的角色) reaches the rest of the table too, which
+                # the model does not follow: the story says it lists only the slots
+                rest = s.targets is not None and s.targets.get("max", 0) is None and u.table is not None \
+                    and sum(composition(m, u.table)[1].values()) > 0
+                made.append(move_text(use.move) + ("（其余玩家中的目标不在此列出）" if rest and use.binding.targets else ""))
             elif not s.table_wide and setup_forced(rs, s) and _picks_at_random(s):
                 # nothing in the slots changed: the random pick fell on the rest of the table
                 # (a judge asks whom the fox's pick chose)
