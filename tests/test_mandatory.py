@@ -225,7 +225,7 @@ def test_a_forced_setup_trigger_whose_result_the_model_does_not_show_is_told():
     came from. One that only tells its holder something changed nothing: not told."""
     from models.encoding.reach import setup_told
     source = "# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n注册：开局时甲注册一个小号。\n夜晚。\n白天。\n每天先夜晚后白天。\n"
-    for effect, told in (({"create": {"role": "小号", "faction": "$self", "seat": "chosen"}}, ["开局时：P2 的【注册】触发"]),
+    for effect, told in (({"create": {"role": "小号", "faction": "$self", "seat": "chosen"}}, ["开局时：P2 的【注册】触发（新增的角色 小号 不在 P1～P4 之中）"]),
                          ({"info": {"to": "self", "what": "小号的座位"}}, [])):
         trigger = {"name": "注册", "src": 3, "timing": [], "trigger": {"event": "setup"}, "effects": [effect]}
         rs = one_each({"甲": [trigger], "乙": [], "丙": [], "丁": [], "戊": []}, source, [],

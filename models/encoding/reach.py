@@ -1423,7 +1423,8 @@ def setup_told(m, u: Unrolled) -> list[str]:
                 # the model does not follow: the story says it lists only the slots
                 rest = s.targets is not None and s.targets.get("max", 0) is None and u.table is not None \
                     and sum(composition(m, u.table)[1].values()) > 0
-                made.append(move_text(use.move) + ("（其余玩家中的目标不在此列出）" if rest and use.binding.targets else ""))
+                made.append(move_text(use.move) + ("（其余玩家中的目标不在此列出）" if rest and use.binding.targets else "")
+                            + _created_elsewhere(m, use, u.trans.world))
             elif not s.table_wide and setup_forced(rs, s) and _picks_at_random(s):
                 # nothing in the slots changed: the random pick fell on the rest of the table
                 # (a judge asks whom the fox's pick chose)
@@ -1433,6 +1434,17 @@ def setup_told(m, u: Unrolled) -> list[str]:
             could.setdefault((s.uid, b.self_slot), s)
     made += [f"P{i + 1} 未使用{s.shown}" for (uid, i), s in could.items() if (uid, i) not in used]
     return [f"开局时：{'；'.join(made)}"] if made else []
+
+
+def _created_elsewhere(m, use: SetupUse, world: World) -> str:
+    """「（新增的角色 X 不在 P1～Pk 之中）」 for the characters the use brings into play that no
+    slot holds afterwards: the cast does not show them, so the story says where they are."""
+    made = sorted({(e.args or {}).get("role") for e in use.skill.all_effects()
+                   if e.kind == "create" and isinstance(e.args, dict)} - {None})
+    roles = world.sorts.roles
+    held = lambda r: r in roles and any(   # noqa: E731
+        m.eval(use.after[("role", i)], model_completion=True).eq(roles[r]) for i in range(world.k))
+    return "".join(f"（新增的角色 {r} 不在 P1～P{world.k} 之中）" for r in made if not held(r))
 
 
 def _picks_at_random(skill: Skill) -> bool:
