@@ -1330,7 +1330,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     a move, the one that ends the trace. budget: times the rlimit (default TRACE_BUDGET);
     retry_cap: the second start's cap, times the rlimit (default RETRY_CAP)."""
     u = unrolled(world, solver, depth, skills, table=table, quiet=quiet)
-    trans, states, sels = u.trans, u.states, u.sels
+    states, sels = u.states, u.sels
     if pair:
         first = goal
         goal = _PairGoal(first, states)
@@ -1356,14 +1356,7 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     with at_table(world, u.table):
         if _goal_met(m, goal, states[0]):
             return Trace(ans, steps, decoded[:1], table=table, quiet=quiet_roles, **days)
-    day = first_day
-    votes = _VoteNotes(m, u)
-    called = first_called(world.rs)
-    for t, sel in enumerate(sels):
-        idx = m.eval(sel, model_completion=True).as_long()
-        mv = trans.moves[idx]
-        day += mv.label == "day"
-        text = votes.told(t, mv, day, _move_told(m, u, t, mv, day, called))
+    for t, text, mv in _told_moves(m, u, len(sels), _VoteNotes(m, u)):
         if text:
             steps.append(text)
         moves.append(move_json(mv))
