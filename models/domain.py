@@ -7,6 +7,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+# tag meanings whose holder cannot decline the skill: 强制, and 锁定技 as the encodings'
+# own assumptions define it (满足条件即必定生效、不可选择不发动)
+FORCED_MEANINGS = ("forced", "locked")
+
 
 @dataclass(frozen=True)
 class Where:
@@ -144,6 +148,7 @@ class Skill:
     table_wide: bool = False         # held through a label every card carries: a rule of the table
     mandatory: tuple[int, ...] = ()  # the lines whose words make it not declinable (需选择, 每晚必须…)
     mandatory_if: dict | None = None   # only while this holds (持有圣物时每晚必须发动)
+    always_forced: bool = False      # never declinable (a forced tag, or the text's words with no condition)
 
     def __post_init__(self) -> None:
         self.shown = self.shown or f"【{self.name}】"
@@ -291,6 +296,9 @@ class Ruleset:
         everyone = self.labels_of_every_card()
         for skill in self.skills:
             skill.table_wide = (skill.owner or {}).get("label") in everyone
+            # a use its holder could not decline is told as such (强制发动), not as a choice (使用)
+            skill.always_forced = any(t in self.tags and self.tags[t].meaning in FORCED_MEANINGS for t in skill.tags) \
+                or (bool(skill.mandatory) and skill.mandatory_if is None)
 
     def labels_of_every_card(self) -> set[str]:
         """Labels every dealable identity's card carries (with the labels they imply)."""

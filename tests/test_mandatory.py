@@ -174,7 +174,8 @@ def test_a_story_tells_the_choices_made_at_setup():
     trace = bounded_trace(world, solver, held, 1, "setup-told", trace_skills(rs, world))
     assert trace.answer.sat
     [told] = [s for s in trace.steps if s.startswith("开局时：")]
-    assert "使用【托付】，目标 P" in told and "使用【转托】，目标 P" in told
+    # the text makes the pick a duty (需选择): told as forced, not as the holder's choice
+    assert "的【托付】强制发动，目标 P" in told and "的【转托】强制发动，目标 P" in told
     assert opening("5 人局", trace.steps)[0].startswith("5 人局，开局时：")
     # a pick declined (where it may be): said of a holder in the slots, nothing of one outside
     rs = _ruleset(False)
@@ -266,7 +267,7 @@ def test_a_setup_pick_of_any_number_says_the_rest_of_the_table_is_not_listed():
     are not listed; a pick of one names its target and nothing more."""
     from models.encoding.reach import setup_told
     for top, told in ((None, "开局时：P1 使用【托付】，目标 P3（其余玩家中的目标不在此列出）"), (1, "开局时：P1 使用【托付】，目标 P3")):
-        rs = _ruleset(True)
+        rs = _ruleset(False)
         skill = next(s for s in rs.skills if s.name == "托付")
         skill.targets = {**skill.targets, "max": top}
         world = World(rs, 4)

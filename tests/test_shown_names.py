@@ -185,3 +185,22 @@ def test_a_state_the_text_sets_beside_alive_is_shown_in_its_place():
     # without the declaration it is a status like any other
     plain = describe_player(load_inline(_raw([]), SOURCE), st, 0, relevant_statuses={"护盾", "护盾计时"})
     assert "存活" in plain and "[护盾计时]" in plain, plain
+
+
+def test_a_use_its_holder_could_not_decline_is_told_as_forced():
+    """A skill with a forced tag, or whose text makes it a duty with no condition, is told as
+    强制发动 (a judge reads 使用 as the holder's choice); a duty only under a condition is a
+    use like any other."""
+    from models.encoding.reach import Move, move_text
+    from models.encoding.world import Binding
+    told = {}
+    for name, more in (("强制", {"tags": ["强制"]}), ("必须", {"mandatory": {"src": 3, "text": "每晚必须"}}),
+                       ("有时", {"mandatory": {"src": 3, "text": "每晚必须", "if": {"has_status": ["self", "护盾"]}}}),
+                       ("自愿", {})):
+        raw = _raw([])
+        raw["tags"] = [{"name": "强制", "src": 2, "meaning": "forced"}]
+        raw["roles"][0]["skills"][0].update(more)
+        skill = next(s for s in load_inline(raw, SOURCE).skills if s.name == "强击")
+        told[name] = move_text(Move(skill, Binding(0, (1,)), skill.name))
+    assert told["强制"] == told["必须"] == "P1 的【强击】强制发动，目标 P2", told
+    assert told["有时"] == told["自愿"] == "P1 使用【强击】，目标 P2", told

@@ -7,7 +7,7 @@ no skill is forced, nothing answers another player's going out or a phase with a
 of state, and the identities voted out hold no trigger of their own."""
 from __future__ import annotations
 
-from ..domain import Ruleset, Skill
+from ..domain import FORCED_MEANINGS, Ruleset, Skill
 
 # events that a vote-out of someone else, or a night where nobody acts, cannot fire
 _SILENT = {"setup", "faction_changed", "status_gained", "targeted", "counter_reached"}
@@ -18,10 +18,6 @@ def answers_going_out(skill: Skill) -> bool:
     """A trigger that answers a player's going out (a shot on going out)."""
     return (skill.trigger or {}).get("event") in ON_GOING_OUT
 
-
-# tag meanings whose holder cannot decline the skill: 强制, and 锁定技 as the encodings'
-# own assumptions define it (满足条件即必定生效、不可选择不发动)
-FORCED_MEANINGS = ("forced", "locked")
 
 
 def _forced_tag(rs: Ruleset, skill: Skill) -> bool:

@@ -1873,7 +1873,14 @@ def move_text(mv: Move, day: int | None = None, called: str | None = None) -> st
     if mv.skill.told:
         # an entry the encoding named: the use in the text's words (plain substitution, nothing run)
         return when + mv.skill.told.replace("{self}", f"P{mv.binding.self_slot + 1}").replace("{targets}", tgt)
-    return f"{when}P{mv.binding.self_slot + 1} 使用{mv.skill.shown}" + (f"，目标 {tgt}" if tgt else "")
+    return when + use_text(f"P{mv.binding.self_slot + 1}", mv.skill, mv.skill.shown, tgt)
+
+
+def use_text(who: str, skill: Skill, shown: str, tgt: str = "") -> str:
+    """A player's use of a skill in words: "P1 使用【X】，目标 P2", or "P1 的【X】强制发动，
+    目标 P2" when its holder could not decline it (a forced tag, the text's 必须)."""
+    used = f"{who} 的{shown}强制发动" if skill.always_forced else f"{who} 使用{shown}"
+    return used + (f"，目标 {tgt}" if tgt else "")
 
 
 class _PairGoal:

@@ -12,7 +12,7 @@ from models.encoding.detours import held_in_values, in_vain, odd_moves, odd_use,
 from models.encoding.decode import player_of
 from models.encoding.anywhere import possible_at_table
 from models.encoding.readings import reads_reading
-from models.encoding.reach import Move, bounded_trace, day_text, first_called, move_text, setup_skills
+from models.encoding.reach import Move, bounded_trace, day_text, first_called, move_text, setup_skills, use_text
 from models.encoding.semantics import UNMODELLED_KINDS
 
 from ..findings import Finding
@@ -537,7 +537,7 @@ class Ambiguity(Analysis):
         called = first_called(rs)
         when = day_text(day, called, phases) + "，" if day and phases else ""
         use = move_text(Move(skill, game.binding, skill.name), day, called) if skill.trigger or skill.told else \
-            f"{when}P{game.binding.self_slot + 1} 使用{cx.skill_text(skill)}" + (f"，目标 {tgt}" if tgt else "")
+            when + use_text(f"P{game.binding.self_slot + 1}", skill, cx.skill_text(skill), tgt)
         use += f"（{'；'.join(game.chosen)}）" if game.chosen else ""
         told_use = f"{game.note}；{use}" if game.note else use
         if then and then.blocked:

@@ -6,6 +6,7 @@ from typing import Iterator
 
 from models.domain import Effect, Skill
 from models.encoding.quiet import FORCED_MEANINGS
+from models.encoding.reach import use_text
 from models.encoding.readings import reads_reading
 from models.encoding.scenarios import Use, conflict_at_effect
 from models.encoding.world import Binding
@@ -112,7 +113,7 @@ class Contradiction(Analysis):
             message_en=f"'{skill.name}' says it always happens; [{status}] says it cannot. No precedence.",
             locations=cx.locs(e.where, skill.where, cx.rs.statuses[status].where), key=(skill.uid, status),
             scenario={"roles": [describe_player(cx.rs, start, i) for i in sorted({0, victim})],
-                      "steps": [f"{player(0)} 使用{cx.skill_text(skill)}，目标 {player(victim)}"],
+                      "steps": [use_text(player(0), skill, cx.skill_text(skill), player(victim))],
                       "outcomes": [f"按{skill.shown}：{player(victim)} {WHAT_ZH[what]}",
                                    f"按[{status}]：{player(victim)} 不会{WHAT_ZH[what]}"]},
             question=f"{cx.skill_text(skill)}作用于持有[{status}]的角色时，是否生效？",
@@ -134,7 +135,7 @@ class Contradiction(Analysis):
             message_en=f"'{skill.name}' always removes its target; the forced replacement '{rep.name}' prevents it.",
             locations=cx.locs(e.where, rep.where), key=(skill.uid, rep.uid),
             scenario={"roles": [describe_player(cx.rs, start, i) for i in sorted({0, victim})],
-                      "steps": [f"{player(0)} 使用{cx.skill_text(skill)}，目标 {player(victim)}",
+                      "steps": [use_text(player(0), skill, cx.skill_text(skill), player(victim)),
                                 f"{player(victim)} 的{cx.skill_text(rep)}触发"],
                       "outcomes": [f"按{skill.shown}：{player(victim)} 出局",
                                    f"按{rep.shown}：{player(victim)} 免于出局"]},

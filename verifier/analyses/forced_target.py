@@ -7,7 +7,7 @@ from typing import Iterator
 from models.domain import Effect, Skill
 from models.encoding.decode import concrete
 from models.encoding.quiet import forced
-from models.encoding.reach import uses_words
+from models.encoding.reach import use_text, uses_words
 from models.encoding.scenarios import possible
 from models.encoding.semantics import Unbound
 from models.encoding.world import Binding
@@ -128,10 +128,10 @@ class ForcedTarget(Contradiction):
         roles = [describe_player(cx.rs, today, i, *shown) for i in cast]
         steps = []
         if reason == "no-repeat":
-            steps.append(f"前一晚：{player(w)} 使用{cx.skill_text(forced)}，目标 {player(t)}")
+            steps.append("前一晚：" + use_text(player(w), forced, cx.skill_text(forced), player(t)))
         use = _forcing_binding(cx, skill)
-        aimed = f"，目标 {player(use.targets[0])}" if use.targets else ""
-        steps.append(f"{player(use.self_slot)} 使用{cx.skill_text(skill)}{aimed}：{player(w)} 下次发动主动技能时必须选择 "
+        aimed = player(use.targets[0]) if use.targets else ""
+        steps.append(use_text(player(use.self_slot), skill, cx.skill_text(skill), aimed) + f"：{player(w)} 下次发动主动技能时必须选择 "
                      f"{player(t)} 为目标")
         now = describe_player(cx.rs, after, t, *shown)
         changed = now != describe_player(cx.rs, today, t, *shown)

@@ -7,7 +7,7 @@ import time
 from dataclasses import replace
 from typing import Iterator
 
-from models.encoding.reach import Move, choices_text, day_text, first_called, move_json, readings_text
+from models.encoding.reach import Move, choices_text, day_text, first_called, move_json, readings_text, use_text
 from models.encoding.detours import held_in_values, in_vain, odd_moves, odd_use, plain_none
 from models.encoding.scenarios import confirm_orders, in_one_window, order_question
 from models.encoding.sorts import reads_seats
@@ -218,7 +218,7 @@ class OrderDependence(Analysis):
         steps.append(f"时段：{day_text(day, first_called(cx.rs))}，{cand.window}{_resolved_first(cx, res.history, cand.window)}；{cand.how}")
         for u in cand.scene:
             targets = "、".join(player(t) for t in u.binding.targets)
-            steps.append(f"{player(u.binding.self_slot)} 使用{cx.skill_text(u.skill)}，目标 {targets}")
+            steps.append(use_text(player(u.binding.self_slot), u.skill, cx.skill_text(u.skill), targets))
         for u in (cand.a, cand.b):
             # a skill that is off until its holder turns it on (<开关>): the story has it on
             toggle = [t for t in u.skill.tags if getattr(cx.rs.tags.get(t), "meaning", None) == "toggle"]
