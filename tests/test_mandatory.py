@@ -278,3 +278,23 @@ def test_a_setup_pick_of_any_number_says_the_rest_of_the_table_is_not_listed():
             [z3.Not(st[("status", i, "信物")]) for i in (1, 3)]
         ans = solver.check(u.constraints + only, "setup-any", rlimit=solver.rlimit * 20)
         assert ans.sat and setup_told(ans.model, u) == [told], top
+
+
+def test_a_setup_use_told_apart_is_not_said_to_be_left_unused():
+    """A reading's use at setup is made once the rest of setup resolved: the setup told before
+    it does not say its holder left that skill unused (P1 未使用【托付】), while another slot's
+    unused pick is still said."""
+    from models.encoding.reach import Move, setup_told
+    from models.encoding.world import Binding
+    rs = _ruleset(False)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+    st = u.states[0]
+    nobody = [z3.Not(st[("status", i, "信物")]) for i in range(world.k)]
+    ans = solver.check(u.constraints + [st[("role", 0)] == world.sorts.roles["甲"]] + nobody, "setup-apart",
+                       rlimit=solver.rlimit * 20)
+    skill = next(s for s in rs.skills if s.name == "托付")
+    assert ans.sat and setup_told(ans.model, u) == ["开局时：P1 未使用【托付】"]
+    assert setup_told(ans.model, u, Move(skill, Binding(0, (2,)), skill.name)) == []
+    assert setup_told(ans.model, u, Move(skill, Binding(1, (2,)), skill.name)) == ["开局时：P1 未使用【托付】"]

@@ -204,3 +204,16 @@ def test_a_use_its_holder_could_not_decline_is_told_as_forced():
         told[name] = move_text(Move(skill, Binding(0, (1,)), skill.name))
     assert told["强制"] == told["必须"] == "P1 的【强击】强制发动，目标 P2", told
     assert told["有时"] == told["自愿"] == "P1 使用【强击】，目标 P2", told
+
+
+def test_a_player_about_to_go_out_is_not_shown_as_alive():
+    """A damage or a vote that dooms a player leaves them not yet out (待结算): the cast line
+    says so rather than 存活, and a player out is 已出局 whatever else they hold."""
+    from verifier.narrate import describe_player
+    rs = load_inline(_raw([]), SOURCE)
+    st = {("role", 0): "甲身份", ("faction", 0): "甲阵营", ("alive", 0): True, ("dying", 0): True,
+          ("role", 1): "甲身份", ("faction", 1): "甲阵营", ("alive", 1): False, ("dying", 1): False,
+          ("role", 2): "甲身份", ("faction", 2): "甲阵营", ("alive", 2): True, ("dying", 2): False}
+    assert "即将出局（待结算）" in describe_player(rs, st, 0) and "存活" not in describe_player(rs, st, 0)
+    assert "已出局" in describe_player(rs, st, 1)
+    assert "存活" in describe_player(rs, st, 2) and "即将出局" not in describe_player(rs, st, 2)

@@ -44,7 +44,9 @@ def describe_player(rs: Ruleset, st: dict, i: int, relevant_statuses: set[str] |
     faction = st.get(("faction", i), "?")
     # a state the text sets beside 存活 (濒死) is the player's state of being, not a status held
     states = sorted(s for s, x in rs.statuses.items() if x.life_state and st.get(("status", i, s)))
-    alive = "已出局" if not st.get(("alive", i), True) else f"{states[0]}（未出局）" if states else "存活"
+    # a player a damage or a vote has doomed is not yet out: the judge settles it later
+    alive = "已出局" if not st.get(("alive", i), True) else f"{states[0]}（未出局）" if states else \
+        "即将出局（待结算）" if st.get(("dying", i)) else "存活"
     parts = [f"{player(i)}：{role}" + _role_origin(rs, st, i, dealt), f"当前阵营 {faction}", alive]
     held = sorted(s for s in rs.statuses if st.get(("status", i, s)) and (s not in states))
     if relevant_statuses is not None:

@@ -222,7 +222,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
             ci, cj = concrete(m, si, world.sorts), concrete(m, sj, world.sorts)
             use = Move(skill, b, skill.name)
             played, note = history_and_note(m, u, t, use)
-            history = quiet_days_text(m, u, t) + [text for text, _ in played if text]
+            history = quiet_days_text(m, u, t, but=use if at_setup else None) + [text for text, _ in played if text]
             quiet, first_day = game_days(m, u, t)
             # the moves and the use may rest on how other ambiguities are read: the story says so
             others = [f"「{name}」按「{option}」理解" for name, option in

@@ -1394,13 +1394,14 @@ def game_days(m, u: Unrolled, upto: int | None = None) -> tuple[list[tuple[int, 
     return outs, start
 
 
-def setup_told(m, u: Unrolled) -> list[str]:
+def setup_told(m, u: Unrolled, but: Move | None = None) -> list[str]:
     """The uses the slots made while the one-off phases resolved that changed something (开局时:
     whom the bride chose, a pick the rules then void, a forced trigger that registered a
     character), in the order they resolve, and the setup skills a slot could use and did not
     (a judge asks whether the bride chose anyone); empty when there is nothing to tell. A use
     that changed nothing (a rank already held) is a move of the game, not told. A pinned story
-    keeps these uses (pinned.trail_json)."""
+    keeps these uses (pinned.trail_json). but: a use told apart, made once the rest of setup
+    resolved (a reading's use at setup): its holder is not said to have left it unused."""
     is_true = lambda term: z3.is_true(m.eval(term, model_completion=True))   # noqa: E731
     rs = u.trans.world.rs
     made, used, could = [], set(), {}
@@ -1425,7 +1426,8 @@ def setup_told(m, u: Unrolled) -> list[str]:
         elif not setup_forced(rs, s) and not (s.uses or {}).get("shared") and is_true(use.could):
             # a team's choice (a shared use) is the team's, not this player's to decline
             could.setdefault((s.uid, b.self_slot), s)
-    made += [f"P{i + 1} 未使用{s.shown}" for (uid, i), s in could.items() if (uid, i) not in used]
+    apart = (but.skill.uid, but.binding.self_slot) if but is not None and but.skill is not None else None
+    made += [f"P{i + 1} 未使用{s.shown}" for (uid, i), s in could.items() if (uid, i) not in used and (uid, i) != apart]
     return [f"开局时：{'；'.join(made)}"] if made else []
 
 
@@ -1457,12 +1459,13 @@ def _changed(m, before: State, after: State) -> bool:
     return any(not value(after.terms[k]).eq(value(before.terms[k])) for k in keys)
 
 
-def quiet_days_text(m, u: Unrolled, upto: int | None = None) -> list[str]:
+def quiet_days_text(m, u: Unrolled, upto: int | None = None, but: Move | None = None) -> list[str]:
     """The quiet days of a model's game, one line each, and the day the traced moves begin
-    (said when a quiet day had a vote-out, or when the moves do not begin on day 1)."""
+    (said when a quiet day had a vote-out, or when the moves do not begin on day 1); but: a
+    setup use told apart (setup_told)."""
     outs, start = game_days(m, u, upto)
     told = dict(outs)
-    setup = setup_told(m, u)
+    setup = setup_told(m, u, but)
     # a day the engine counted (reads_day) passes without a vote-out too: said, not skipped
     days = range(1, start) if u.trans.reads_day else sorted(told)
     called = first_called(u.trans.world.rs)

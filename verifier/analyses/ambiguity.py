@@ -564,7 +564,9 @@ class Ambiguity(Analysis):
             locations=where, key=("ambiguity", name),
             # the cast as dealt when a history leads to the use (the steps tell what happened)
             scenario={"roles": [describe_player(rs, game.dealt or game.start, i, dealt=True) for i in cast] + ([rest] if rest else []),
-                      "steps": ([size + "，开局时（其余开局技能结算之后）"] * bool(size) + [use]) if at_setup else
+                      # at setup: the uses made before it (开局时：…), then the use
+                      "steps": (opening(size, game.history) + [f"其余开局技能结算之后：{use}"] if game.history else
+                                [size + "，开局时（其余开局技能结算之后）"] * bool(size) + [use]) if at_setup else
                                opening(size, game.history) + [f"（以上对局按「{a}」理解进行" + "".join(f"，{r}" for r in game.others) + "）"] +
                                _now(rs, game, cast) + [told_use] + after + rests,
                       "outcomes": [f"按「{a}」：" + ("；".join(changed) or "无变化"),
