@@ -297,8 +297,11 @@ class Ruleset:
         for skill in self.skills:
             skill.table_wide = (skill.owner or {}).get("label") in everyone
             # a use its holder could not decline is told as such (强制发动), not as a choice (使用)
-            skill.always_forced = any(t in self.tags and self.tags[t].meaning in FORCED_MEANINGS for t in skill.tags) \
-                or (bool(skill.mandatory) and skill.mandatory_if is None)
+            skill.always_forced = self.forced_tag(skill) or (bool(skill.mandatory) and skill.mandatory_if is None)
+
+    def forced_tag(self, skill: Skill) -> bool:
+        """A tag of the skill means its holder cannot decline it ([强制], 锁定技)."""
+        return any(t in self.tags and self.tags[t].meaning in FORCED_MEANINGS for t in skill.tags)
 
     def labels_of_every_card(self) -> set[str]:
         """Labels every dealable identity's card carries (with the labels they imply)."""

@@ -7,7 +7,7 @@ no skill is forced, nothing answers another player's going out or a phase with a
 of state, and the identities voted out hold no trigger of their own."""
 from __future__ import annotations
 
-from ..domain import FORCED_MEANINGS, Ruleset, Skill
+from ..domain import Ruleset, Skill
 
 # events that a vote-out of someone else, or a night where nobody acts, cannot fire
 _SILENT = {"setup", "faction_changed", "status_gained", "targeted", "counter_reached"}
@@ -19,21 +19,16 @@ def answers_going_out(skill: Skill) -> bool:
     return (skill.trigger or {}).get("event") in ON_GOING_OUT
 
 
-
-def _forced_tag(rs: Ruleset, skill: Skill) -> bool:
-    return any(t in rs.tags and rs.tags[t].meaning in FORCED_MEANINGS for t in skill.tags)
-
-
 def forced(rs: Ruleset, skill: Skill) -> bool:
     """Its holder cannot decline it: a tag of the skill means forced ([强制], 锁定技), or the
     text's own words say so (`mandatory`: 需选择, 每晚必须; perhaps only while duty_if holds)."""
-    return bool(skill.mandatory) or _forced_tag(rs, skill)
+    return bool(skill.mandatory) or rs.forced_tag(skill)
 
 
 def duty_if(rs: Ruleset, skill: Skill) -> dict | None:
     """The condition under which a forced skill binds its holder (None: always): a duty the
     text states only under a condition, unless a tag or being a trigger forces it anyway."""
-    if skill.trigger or _forced_tag(rs, skill):
+    if skill.trigger or rs.forced_tag(skill):
         return None
     return skill.mandatory_if
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from models.domain import Effect, Skill
-from models.encoding.quiet import FORCED_MEANINGS
+from models.domain import FORCED_MEANINGS, Effect, Skill
 from models.encoding.reach import use_text
 from models.encoding.readings import reads_reading
 from models.encoding.scenarios import Use, conflict_at_effect
