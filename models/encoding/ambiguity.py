@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ..domain import Skill
+from .connectives import And, If, Not, Or
 from .decode import concrete, player_of
 from .quiet import answers_going_out
 from .reach import (Move, answers_of_the_gone, bindings_for, choices_text, faction_goal, first_called, game_days, game_over,
@@ -82,13 +83,13 @@ def _built_pair(world: World, st: State, skill: Skill, b: Binding, name: str, i:
             en = world.enabled(st, skill, b)
             post = world.run(st, skill, b)
         allowed[option] = en
-        return {k: z3.If(en, post[k], st[k]) for k in st.terms}
+        return {k: If(en, post[k], st[k]) for k in st.terms}
     si, sj = State(under(i)), State(under(j))
     keys = [k for k in sorted(si.terms, key=repr) if k[0] not in ("spent",) + RECORDS and (outcome is None or outcome(k))
             and not si[k].eq(sj[k])]
     # what a player out under both readings holds is no outcome (as for orders: scenarios.matters)
     alive = lambda k: st[("alive", player_of(k))] if living and player_of(k) is not None else z3.BoolVal(True, world.ctx)  # noqa: E731
-    differs = z3.Or([z3.And(matters(world, st, si, sj, k), alive(k)) for k in keys] + [z3.BoolVal(False, world.ctx)])
+    differs = Or([And(matters(world, st, si, sj, k), alive(k)) for k in keys] + [z3.BoolVal(False, world.ctx)])
     return differs, si, sj, keys, (allowed[i], allowed[j])
 
 
@@ -125,7 +126,7 @@ def reading_question(world: World, solver: Solver, ambiguity: str, skill: Skill,
             found.append((b, d, si, sj, keys))
     if not parts:
         return ReadingResult(Answer("unsat"))
-    ans = session.check([z3.Or(parts)], "reading")
+    ans = session.check([Or(parts)], "reading")
     if not ans.sat:
         return ReadingResult(ans)
     m = ans.model
@@ -177,7 +178,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                     continue
                 if keys:
                     follows = _declined_at_setup(world, skill, b) if at_setup else _use_follows(u, t, skill, b)
-                    living = [z3.And(st[("alive", x)], z3.Not(st[("dying", x)])) for x in b.targets] \
+                    living = [And(st[("alive", x)], Not(st[("dying", x)])) for x in b.targets] \
                         if living_targets else []
                     if plain:
                         # no base-rule statuses in the cast, and neither the use nor a move before
@@ -186,21 +187,21 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                       world.rs, held_in(st))
                         if odd is True:
                             continue
-                        living += ([] if foreign_ok else [z3.Not(st[k]) for k in foreign_status_keys(world, st, skill)]) + \
-                            ([] if odd is False else [z3.Not(odd)]) + no_odd_moves(u, t)
+                        living += ([] if foreign_ok else [Not(st[k]) for k in foreign_status_keys(world, st, skill)]) + \
+                            ([] if odd is False else [Not(odd)]) + no_odd_moves(u, t)
                     # a use without a timing of its own is in the phase the game is in
                     now = ([] if skill.timing or at_setup else phase_after(world, u, t)) + \
                         silent_rest_at(world, u.table, st, [(skill, b)])
                     # not inside a run of going-out triggers that still owes a forced one: the
                     # story would stop before a move the rules make
                     owed = owed_pending(u.trans, u.sels, u.states, t, Move(skill, b, skill.name)) if t else None
-                    now += [] if owed is None else [z3.Not(owed)]
-                    goals.append((t, b, z3.And([z3.Not(game_over(world, st)), d, follows] + living + now), si, sj, keys,
+                    now += [] if owed is None else [Not(owed)]
+                    goals.append((t, b, And([Not(game_over(world, st)), d, follows] + living + now), si, sj, keys,
                                   allowed))
     if not goals:
         return ReadingResult(Answer("unsat"))
     # the game before the use is played under option i (the scenario says so)
-    query = u.constraints + [var == i, z3.Or([g for _, _, g, _, _, _, _ in goals])]
+    query = u.constraints + [var == i, Or([g for _, _, g, _, _, _, _ in goals])]
     if pin:
         # the game found before, moves fixed: a small question, asked once
         ans = solver.check(query + fixed, "reading-pinned", rlimit=solver.rlimit * CONFIRM_BUDGET)
@@ -212,7 +213,7 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
         if not ans.sat:
             return ReadingResult(ans)
         # the history without moves that change nothing (each goal pinned to its own step)
-        at = [z3.Or([g for s, _, g, _, _, _, _ in goals if s == t] + [z3.BoolVal(False, world.ctx)])
+        at = [Or([g for s, _, g, _, _, _, _ in goals if s == t] + [z3.BoolVal(False, world.ctx)])
               for t in range(len(u.states))]
         first = next(t for t in range(len(u.states)) if z3.is_true(ans.model.eval(at[t], model_completion=True)))
         ans, _ = shortest(solver, u, u.constraints + [var == i], at, ans, first, "reading-game")
@@ -306,8 +307,8 @@ def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill,
             possible.append(extra[0])
         keys = [k for k in sorted(before.terms, key=repr) if k[0] not in ("spent",) + RECORDS and told(k)]
         # n moves after the use: a named value differs, or the n-th move cannot happen under j
-        differs = [z3.Or([matters(world, before, u.states[t + 1 + n], other[1 + n], k) for k in keys] +
-                         ([z3.And(u.sels[t + n] != -1, z3.Not(possible[n]))] if n else []) +
+        differs = [Or([matters(world, before, u.states[t + 1 + n], other[1 + n], k) for k in keys] +
+                         ([And(u.sels[t + n] != -1, Not(possible[n]))] if n else []) +
                          [z3.BoolVal(False, world.ctx)]) for n in range(CONTINUE_STEPS + 1)]
     # the use as a move of the found game (the pins alone): else nothing was compared
     ans = solver.check(u.constraints + pinned, "reading-continue", rlimit=solver.rlimit * CONFIRM_BUDGET)
@@ -324,7 +325,7 @@ def continue_reading(world: World, solver: Solver, ambiguity: str, skill: Skill,
     picked = [m.eval(x, model_completion=True).as_long() for x in u.sels[:t + 1 + n]]
     moves = [u.trans.moves[x] for x in picked if x >= 0]
     mine, theirs = u.states[t + 1 + n], other[1 + n]
-    blocked = z3.is_true(m.eval(z3.And(u.sels[t + n] != -1, z3.Not(possible[n])), model_completion=True))
+    blocked = z3.is_true(m.eval(And(u.sels[t + n] != -1, Not(possible[n])), model_completion=True))
     told_moves = history_of(m, u, t + 1 + n, since=t + 1)
     day = game_days(m, u, t + n)[1] + sum(mv.label == "day" for mv in moves[:t + n + 1])
     others = [f"「{name}」按「{option}」理解" for name, option in
@@ -346,7 +347,7 @@ def _use_follows(u, t: int, skill: Skill, b: Binding) -> z3.BoolRef:
     if phase_trigger(skill):
         return trigger_follows(u.trans, u.sels, t, skill, b, u.states)
     if (skill.trigger or {}).get("event") == "about_to_go_out":
-        return z3.And(going_out_follows(u.trans, u.states, t, skill, b), phase_duties_done(u.trans, u.sels, u.states, t))
+        return And(going_out_follows(u.trans, u.states, t, skill, b), phase_duties_done(u.trans, u.sels, u.states, t))
     if answers_going_out(skill):
         return going_out_follows(u.trans, u.states, t, skill, b, u.sels)
     return z3.BoolVal(True, u.trans.world.ctx)
@@ -355,7 +356,7 @@ def _use_follows(u, t: int, skill: Skill, b: Binding) -> z3.BoolRef:
 def _declined_at_setup(world: World, skill: Skill, b: Binding) -> z3.BoolRef:
     """The user did not use the setup skill while setup resolved (reach.after_setup's choices)."""
     mine = [setup_choice(world, skill, x) for x in bindings_for(world, skill, range(world.k)) if x.self_slot == b.self_slot]
-    return z3.Not(z3.Or(mine + [z3.BoolVal(False, world.ctx)]))
+    return Not(Or(mine + [z3.BoolVal(False, world.ctx)]))
 
 
 def wins_only_under(world: World, st: State, faction: str, ambiguity: str, i: int, j: int) -> z3.BoolRef:
@@ -364,11 +365,11 @@ def wins_only_under(world: World, st: State, faction: str, ambiguity: str, i: in
         won_i = faction_goal(world, st, faction)
     with world.sem.reading_fixed(ambiguity, j):
         won_j = faction_goal(world, st, faction)
-    return z3.And(won_i, z3.Not(won_j))
+    return And(won_i, Not(won_j))
 
 
 def win_differs(world: World, st: State, factions: list[str], ambiguity: str, pairs) -> z3.BoolRef:
     """In st some faction has won under one option of a pair and not under the other."""
-    return z3.Or([wins_only_under(world, st, f, ambiguity, i, j) for f in factions for i, j in pairs]
+    return Or([wins_only_under(world, st, f, ambiguity, i, j) for f in factions for i, j in pairs]
                  + [z3.BoolVal(False, world.ctx)])
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import z3
 
+from .connectives import And
 from .solver import Answer, Session, Solver
 from .sorts import State
 from .table import Table, at_table, deal_table
@@ -21,7 +22,7 @@ def table_state(world: World) -> tuple[State, list, Table | None]:
         st = world.state("any")
         with at_table(world, tbl):
             cs = world.realizable(st, derived=False) + (tbl.constraints if tbl else [])
-            cs += [z3.And(st[("rest", r)] >= 0, st[("rest", r)] <= tbl.rest[r]) for r in (tbl.rest if tbl else {})]
+            cs += [And(st[("rest", r)] >= 0, st[("rest", r)] <= tbl.rest[r]) for r in (tbl.rest if tbl else {})]
         cache.update(st=st, cs=cs, tbl=tbl)
     return cache["st"], cache["cs"], cache["tbl"]
 

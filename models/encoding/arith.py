@@ -6,6 +6,7 @@ from typing import Any
 
 import z3
 
+from .connectives import If, Or
 from .solver import Answer, Solver
 
 
@@ -54,10 +55,10 @@ class Arith:
             return z3.ToReal(z3.ToInt(self._num(x["round"]) + z3.RealVal("1/2", self.ctx)))
         if "min" in x:
             a, b = (self._num(t) for t in x["min"])
-            return z3.If(a < b, a, b)
+            return If(a < b, a, b)
         if "max" in x:
             a, b = (self._num(t) for t in x["max"])
-            return z3.If(a > b, a, b)
+            return If(a > b, a, b)
         raise ValueError(f"无法计算的数值 {x!r}")
 
     def range(self, lo: int | None, hi: int | None) -> list:
@@ -83,9 +84,9 @@ class Arith:
 
     def clamp(self, term, lo=None, hi=None):
         if hi is not None:
-            term = z3.If(term > hi, z3.RealVal(hi, self.ctx), term)
+            term = If(term > hi, z3.RealVal(hi, self.ctx), term)
         if lo is not None:
-            term = z3.If(term < lo, z3.RealVal(lo, self.ctx), term)
+            term = If(term < lo, z3.RealVal(lo, self.ctx), term)
         return term
 
     def total(self, terms: list):
@@ -95,4 +96,4 @@ class Arith:
         return a != b
 
     def outside(self, a, lo, hi):
-        return z3.Or(a < lo, a > hi)
+        return Or(a < lo, a > hi)

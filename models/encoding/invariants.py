@@ -9,6 +9,7 @@ from typing import Callable
 import z3
 
 from ..domain import Skill
+from .connectives import And, Implies, Not, Or
 from .semantics import Unbound
 from .solver import Answer, Session, Solver
 from .sorts import State
@@ -36,7 +37,7 @@ def _prune(session: Session, hyp: list, facts: list[Fact], post: State, purpose:
     facts = list(facts)
     while facts:
         terms = [c.build(post) for c in facts]
-        ans = session.check(hyp + [z3.Or([z3.Not(t) for t in terms])], purpose)
+        ans = session.check(hyp + [Or([Not(t) for t in terms])], purpose)
         if ans.status == "unknown":
             return facts, ans
         if not ans.sat:
@@ -59,7 +60,7 @@ def step_relations(world: World, skills: list[Skill], pre: State) -> list[tuple[
     out.append((pre[("alive", 0)], pre.set({("alive", 0): f, ("dying", 0): f})))
     settle = {}
     for i in range(world.k):
-        settle[("alive", i)] = z3.And(pre[("alive", i)], z3.Not(pre[("dying", i)]))
+        settle[("alive", i)] = And(pre[("alive", i)], Not(pre[("dying", i)]))
         settle[("dying", i)] = f
     out.append((t, pre.set(settle)))
     return out
@@ -126,16 +127,16 @@ def slot_facts(world: World) -> list[Fact]:
     for lab, s in sorted(_co_granted(world)):
         if True:
             out.append(Fact(f"label-status:{lab}:{s}", f"拥有[{lab}]者必持有[{s}]",
-                            lambda st, lab=lab, s=s: z3.And([z3.Implies(st[("label", i, lab)], st[("status", i, s)])
+                            lambda st, lab=lab, s=s: And([Implies(st[("label", i, lab)], st[("status", i, s)])
                                                             for i in range(k)]), frozenset({("label", lab), ("status", s)})))
     for r in sorted(rs.roles):
         rc = sorts.roles[r]
         init_f = sorts.factions[sem.canon(rs.roles[r].faction)]
         out.append(Fact(f"role-faction:{r}", f"{r}的阵营不会改变",
-                        lambda st, rc=rc, f=init_f: z3.And([z3.Implies(st[("role", i)] == rc, st[("faction", i)] == f)
+                        lambda st, rc=rc, f=init_f: And([Implies(st[("role", i)] == rc, st[("faction", i)] == f)
                                                            for i in range(k)]), frozenset({("role",), ("faction",)})))
         for s in sorted(world.initial_statuses(r)):
             out.append(Fact(f"role-status:{r}:{s}", f"{r}始终持有[{s}]",
-                            lambda st, rc=rc, s=s: z3.And([z3.Implies(st[("role", i)] == rc, st[("status", i, s)])
+                            lambda st, rc=rc, s=s: And([Implies(st[("role", i)] == rc, st[("status", i, s)])
                                                           for i in range(k)]), frozenset({("role",), ("status", s)})))
     return out

@@ -9,6 +9,7 @@ from itertools import product
 import z3
 
 from ..domain import Skill
+from .connectives import And, Not, Or
 from .reach import Trace, bindings_for, bounded_trace, game_over, unrolled
 from .semantics import Unbound
 from .solver import Answer
@@ -37,14 +38,14 @@ def _made(world: World, before: State, after: State, skill: Skill, b: Binding, g
     ev, who = trig.get("event"), dict(b.others).get("victim", b.self_slot)
     if ev == "status_gained" and trig.get("on", "self") == "self":
         key = ("status", b.self_slot, trig.get("status"))
-        return z3.And(z3.Not(before[key]), after[key]) if key in before.terms else true
+        return And(Not(before[key]), after[key]) if key in before.terms else true
     if ev == "counter_reached" and isinstance(trig.get("value"), int) and ("counter", trig.get("counter")) in before.terms:
         key = ("counter", trig["counter"])
-        return z3.And(before[key] < trig["value"], after[key] >= trig["value"])
+        return And(before[key] < trig["value"], after[key] >= trig["value"])
     if going_out and ev == "about_to_go_out":
-        return z3.And(z3.Not(before[("dying", who)]), after[("dying", who)])
+        return And(Not(before[("dying", who)]), after[("dying", who)])
     if going_out and ev == "went_out":
-        return z3.And(before[("alive", who)], z3.Not(after[("alive", who)]))
+        return And(before[("alive", who)], Not(after[("alive", who)]))
     return true
 
 
@@ -52,7 +53,7 @@ def _round(world: World, st: State, cycle: list[Skill], binds: tuple[Binding, ..
     """In st (nobody has won) the cycle goes round once with these bindings and comes back to
     its first member. passed[i]: the step into member i makes its holder use it at once
     (use_skill), which the rules let break the member's limits: only its effects count."""
-    conds, cur, prev = [z3.Not(game_over(world, st))], st, st
+    conds, cur, prev = [Not(game_over(world, st))], st, st
     for i, (s, b) in enumerate(zip(cycle, binds)):
         if i == 0 or not passed[i]:
             conds.append(world.enabled(cur, s, b))
@@ -61,7 +62,7 @@ def _round(world: World, st: State, cycle: list[Skill], binds: tuple[Binding, ..
             conds.append(_made(world, prev, cur, cycle[i + 1], binds[i + 1], going_out=False))
     if not passed[0]:
         conds += [world.enabled(cur, cycle[0], binds[0]), _made(world, prev, cur, cycle[0], binds[0], going_out=False)]
-    return z3.And(conds)
+    return And(conds)
 
 
 def cycle_in_game(world: World, solver, cycle: list[Skill], passed: list[bool], skills: list[Skill],
@@ -87,10 +88,10 @@ def cycle_in_game(world: World, solver, cycle: list[Skill], passed: list[bool], 
             return _round_or_false(world, st, members, binds, into)
         if id(st) not in prev:
             return z3.BoolVal(False, world.ctx)
-        return z3.And(_made(world, prev[id(st)], st, first, binds[0]), _round_or_false(world, st, members, binds, into))
+        return And(_made(world, prev[id(st)], st, first, binds[0]), _round_or_false(world, st, members, binds, into))
 
     def goal(st: State) -> z3.BoolRef:
-        return z3.Or([entered(st, *r) for r in rounds] + [z3.BoolVal(False, world.ctx)])
+        return Or([entered(st, *r) for r in rounds] + [z3.BoolVal(False, world.ctx)])
 
     trace = bounded_trace(world, solver, goal, depth, "loop-game", skills, quiet=quiet, retry=True)
     if not trace.answer.sat:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import z3
 
 from ..domain import Skill
+from .connectives import And, If
 from .reach import bindings_for, settled
 from .semantics import Unbound
 from .sorts import State
@@ -39,14 +40,14 @@ def settle_window(world: World, st: State, victims: set[int]) -> State:
             if v is None or v not in victims or set(others) != {"victim"}:
                 continue
             try:
-                fires = z3.And(st[("dying", v)], world.enabled(out, skill, b))
+                fires = And(st[("dying", v)], world.enabled(out, skill, b))
                 after = world.run(out, skill, b, fires)
             except Unbound:
                 continue
             spent = ("spent", b.self_slot, skill.uid)
             if spent in after.terms:
                 # a trigger that does not fire was never declared: its uses are not spent
-                after = after.set({spent: z3.If(fires, after[spent], out[spent])})
+                after = after.set({spent: If(fires, after[spent], out[spent])})
             out = after
     return out
 

@@ -14,6 +14,7 @@ import json
 
 import z3
 
+from .connectives import Not, Or
 from .decode import concrete, encode_concrete
 from .reach import Unrolled, move_json
 
@@ -84,7 +85,7 @@ def moves_pinned(u: Unrolled, first: int, moves: list) -> list | None:
         idx = by_move.get(canon(mv))
         if not idx:
             return None
-        cs.append(z3.Or([sel == n for n in idx]))
+        cs.append(Or([sel == n for n in idx]))
     return cs
 
 
@@ -105,7 +106,7 @@ def pinned(u: Unrolled, trail: dict) -> list | None:
         idx = [-1] if mv is None else calm.get(canon(mv))
         if not idx:
             return None
-        cs.append(z3.Or([sel == n for n in idx]))
+        cs.append(Or([sel == n for n in idx]))
     st = u.states[0]
     values = {}
     for text, v in (trail.get("start") or {}).items():
@@ -126,7 +127,7 @@ def pinned(u: Unrolled, trail: dict) -> list | None:
     if isinstance(trail.get("setup"), list):
         # the same uses while setup resolved, no more
         made = {canon(mv) for mv in trail["setup"]}
-        cs += [use.made if canon(move_json(use.move)) in made else z3.Not(use.made) for use in u.setup_uses]
+        cs += [use.made if canon(move_json(use.move)) in made else Not(use.made) for use in u.setup_uses]
     for amb in world.rs.ambiguities:
         # how the game read the other ambiguities (a story says so): read so again
         options = [o["name"] for o in amb["options"]]

@@ -9,6 +9,7 @@ import z3
 
 from ..domain import Skill, without_parts
 from ..schema import VOTE_OUT_CAUSES
+from .connectives import And, If, Implies, Not, Or
 from .decode import concrete, number, pack
 from .semantics import UNMODELLED_KINDS, Unbound
 from .solver import Answer, Solver
@@ -161,7 +162,7 @@ def votes_can_pend(skills: list[Skill], ballots: bool) -> bool:
 def vote_immune(world: World, st: State, i: int) -> z3.BoolRef:
     """Slot i cannot be voted out: it holds a status that stops going out and excepts no
     vote-out (by either name of the cause)."""
-    return z3.And([world.sem.blocked(st, i, "out", c) for c in VOTE_OUT_CAUSES])
+    return And([world.sem.blocked(st, i, "out", c) for c in VOTE_OUT_CAUSES])
 
 
 def temporary_statuses(rs) -> list[str]:
@@ -181,7 +182,7 @@ def settled(world: World, st: State) -> State:
     """The pending outs happen: every player about to go out goes out."""
     upd = {}
     for i in range(world.k):
-        upd[("alive", i)] = z3.And(st[("alive", i)], z3.Not(st[("dying", i)]))
+        upd[("alive", i)] = And(st[("alive", i)], Not(st[("dying", i)]))
         upd[("dying", i)] = z3.BoolVal(False, world.ctx)
     return st.set(upd)
 
@@ -235,17 +236,17 @@ class Transitions:
         w = self.world
         cast = {("ballot", v): w.factory.havoc(("ballot", v), st[("ballot", v)]) for v in range(w.k)}
         voted = st.set(cast)
-        ok = [z3.And(t >= -1, t < w.k) for t in cast.values()]
-        ok += [z3.Or(w.sem.voter(st, v), cast[("ballot", v)] == -1) for v in range(w.k)]   # only voters cast
+        ok = [And(t >= -1, t < w.k) for t in cast.values()]
+        ok += [Or(w.sem.voter(st, v), cast[("ballot", v)] == -1) for v in range(w.k)]   # only voters cast
         ok.append(w.sem.filter({"top_voted": True}, i, {}, voted))
         voting = w.rs.voting or {}
         if voting.get("tie_out") == "none" or not voting.get("tie"):
             # a tie puts nobody out, or the text is silent on ties: a game never rests on one
             got = w.sem.received
-            alone = z3.And([got(voted, i) > got(voted, j) for j in range(w.k) if j != i])
+            alone = And([got(voted, i) > got(voted, j) for j in range(w.k) if j != i])
             brk = voting.get("tie_break")
-            ok.append(z3.Or(alone, w.sem.filter(brk, i, {}, voted)) if brk else alone)
-        return z3.And([guard] + ok), new.set(cast)
+            ok.append(Or(alone, w.sem.filter(brk, i, {}, voted)) if brk else alone)
+        return And([guard] + ok), new.set(cast)
 
     def relation(self, st: State, sel: z3.ArithRef) -> tuple[State, z3.BoolRef]:
         """The state after the move numbered sel, and "that move is possible"."""
@@ -259,8 +260,8 @@ class Transitions:
                     # the day's vote comes after the night's outs are settled (天亮): nobody is
                     # still about to go out when a player is voted out
                     # a status that stops going out ([不死]) stops a vote-out too, unless it excepts it
-                    guard = z3.And([st[("alive", i)], z3.Not(vote_immune(w, st, i))] +
-                                   [z3.Not(st[("dying", j)]) for j in range(w.k)])
+                    guard = And([st[("alive", i)], Not(vote_immune(w, st, i))] +
+                                   [Not(st[("dying", j)]) for j in range(w.k)])
                     new = st.set({("alive", i): z3.BoolVal(mv.pending, w.ctx), ("dying", i): z3.BoolVal(mv.pending, w.ctx)} |
                                  ({("cause", i): z3.IntVal(cause_index(w.vocab, VOTE_OUT_CAUSES[0]), w.ctx)}
                                   if w.vocab.causes else {}) |
@@ -268,7 +269,7 @@ class Transitions:
                     if w.vocab.ballots:
                         guard, new = self.ballots(st, new, i, guard)
                 elif mv.label == "vote-rest":
-                    guard = z3.And([st[("rest", mv.role)] > 0] + [z3.Not(st[("dying", j)]) for j in range(w.k)])
+                    guard = And([st[("rest", mv.role)] > 0] + [Not(st[("dying", j)]) for j in range(w.k)])
                     new = st.set({("rest", mv.role): st[("rest", mv.role)] - 1})
                 elif mv.label == "day":
                     # statuses granted for a phase, a day or until a phase are gone by the next day;
@@ -280,13 +281,13 @@ class Transitions:
                                  {("extra", i, sk): z3.IntVal(0, w.ctx) for sk in w.vocab.extra for i in range(w.k)})
                 elif mv.label == "settle":
                     # only when someone is about to go out: a trace shows no move that does nothing
-                    guard, new = z3.Or([st[("dying", j)] for j in range(w.k)]), settled(w, st)
+                    guard, new = Or([st[("dying", j)] for j in range(w.k)]), settled(w, st)
                 else:
                     guard = w.enabled(st, mv.skill, mv.binding)
                     new = w.run(st, mv.skill, mv.binding)
             except Unbound:
                 continue
-            results.append((z3.And(sel == idx, guard), new))
+            results.append((And(sel == idx, guard), new))
             if mv.skill is not None and answers_going_out(mv.skill):
                 late.append(results[-1][0])
         merged = {}
@@ -296,15 +297,15 @@ class Transitions:
                 after = new.terms[key]
                 # unchanged terms are shared objects: `is` first, z3's (slower) eq only if not
                 if after is not before and not after.eq(before):
-                    term = z3.If(g, after, term)
+                    term = If(g, after, term)
             merged[key] = term
         # the chosen move must be possible: a trace never shows a move that did nothing;
         # once a faction has won play stops (move -1: no guard holds, the state stays)
         # on a quiet day nothing may happen at all (move -1)
         idle = sel == -1 if self.quiet is not None else z3.BoolVal(False, w.ctx)
-        possible = z3.Or([g for g, _ in results] + [idle])
-        after_win = z3.Or([sel == -1] + late) if (w.rs.win_check or {}).get("when") == "after_triggers" else sel == -1
-        return State(merged), z3.If(game_over(w, st), after_win, possible)
+        possible = Or([g for g, _ in results] + [idle])
+        after_win = Or([sel == -1] + late) if (w.rs.win_check or {}).get("when") == "after_triggers" else sel == -1
+        return State(merged), If(game_over(w, st), after_win, possible)
 
     def step(self, st: State, sel: z3.ArithRef, day: z3.ArithRef | None = None,
              read_as: tuple = (), choices: list | None = None) -> tuple[State, list]:
@@ -339,7 +340,7 @@ class Transitions:
         self.last_choices = fresh
         flags = phase_flags(self.world)
         self.last_flags = dict(zip(flags, fresh[len(fresh) - len(flags):]))
-        pairs = [(pre[k], st[k]) for k in keys if not pre[k].eq(st[k])] + [(sel0, sel)] + \
+        pairs = [(pre[k], st[k]) for k in keys if pre[k] is not st[k] and not pre[k].eq(st[k])] + [(sel0, sel)] + \
                 list(zip(havoc, fresh)) + \
                 ([(game_day(self.world), day)] if day is not None and self.reads_day else []) + \
                 [(flag, z3.BoolVal(False, self.world.ctx)) for flag in once_phase_flags(self.world)] + \
@@ -381,7 +382,7 @@ def _now_in(rs, now: z3.ArithRef, name: str) -> z3.BoolRef:
     phase = _phase_rank(rs, [name])
     if phase is None:
         return z3.BoolVal(False, now.ctx)
-    return z3.And(now >= 3 * phase, now <= 3 * phase + 2)
+    return And(now >= 3 * phase, now <= 3 * phase + 2)
 
 
 def phase_now(trans: "Transitions", sels: list, flags: list[dict]) -> tuple[list, list]:
@@ -400,10 +401,10 @@ def phase_now(trans: "Transitions", sels: list, flags: list[dict]) -> tuple[list
     for sel, mine in zip(sels, flags):
         rank = z3.IntVal(-1, ctx)
         for r, idxs in sorted(by_rank.items()):
-            rank = z3.If(_among(sel, idxs), r, rank)
-        here = z3.If(rank == -1, now, rank)
+            rank = If(_among(sel, idxs), r, rank)
+        here = If(rank == -1, now, rank)
         out += [flag == _now_in(rs, here, name) for name, flag in mine.items()]
-        now = z3.If(_among(sel, day), -1, here)
+        now = If(_among(sel, day), -1, here)
         nows.append(now)
     return out, nows
 
@@ -471,19 +472,19 @@ def _goal_term(world: World, st: State, faction: str) -> z3.BoolRef:
     f, sem = world.rs.factions[faction], world.sem
     # a faction wins through its players, and not while its own lose condition holds
     # ("未曾达到判负条件"): a faction whose rules say it loses when all are out cannot win dead
-    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
-                   [z3.And(g, n > 0) for g, n in world.sem.rest_matching({"faction": faction}, {}, st)])
+    member = Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
+                   [And(g, n > 0) for g, n in world.sem.rest_matching({"faction": faction}, {}, st)])
     lost = sem.cond(f.lose, {}, st) if f.lose else z3.BoolVal(False, world.ctx)
-    by_rule = z3.And(sem.cond(f.win, {}, st), member, z3.Not(lost)) if f.win else z3.BoolVal(False, world.ctx)
-    return z3.Or(by_rule, st[("win", faction)])
+    by_rule = And(sem.cond(f.win, {}, st), member, Not(lost)) if f.win else z3.BoolVal(False, world.ctx)
+    return Or(by_rule, st[("win", faction)])
 
 
 def _wins_by(world: World, st: State, faction: str, win: dict) -> z3.BoolRef:
     f, sem = world.rs.factions[faction], world.sem
-    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
-                   [z3.And(g, n > 0) for g, n in sem.rest_matching({"faction": faction}, {}, st)])
+    member = Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
+                   [And(g, n > 0) for g, n in sem.rest_matching({"faction": faction}, {}, st)])
     lost = sem.cond(f.lose, {}, st) if f.lose else z3.BoolVal(False, world.ctx)
-    return z3.And(sem.cond(win, {}, st), member, z3.Not(lost))
+    return And(sem.cond(win, {}, st), member, Not(lost))
 
 
 def game_over(world: World, st: State) -> z3.BoolRef:
@@ -491,7 +492,7 @@ def game_over(world: World, st: State) -> z3.BoolRef:
     with others (shares_win: "游戏结束时…共同胜利") rides on another's end of the game and
     does not end it by itself; an effect declaring its win still does."""
     rs = world.rs
-    return z3.Or([faction_goal(world, st, f) if not rs.factions[f].shares_win else st[("win", f)]
+    return Or([faction_goal(world, st, f) if not rs.factions[f].shares_win else st[("win", f)]
                   for f in sorted(rs.factions)] + [z3.BoolVal(False, world.ctx)])
 
 
@@ -499,19 +500,19 @@ def win_and_lose(world: World, st: State, faction: str) -> z3.BoolRef:
     """The faction's win and lose conditions both hold, it has a player (living or out),
     and nobody has won (its own win does not count while it has lost: faction_goal)."""
     f, sem = world.rs.factions[faction], world.sem
-    member = z3.Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
-                   [z3.And(g, n > 0) for g, n in sem.rest_matching({"faction": faction}, {}, st)])
-    return z3.And(sem.cond(f.win, {}, st), sem.cond(f.lose, {}, st), member, z3.Not(game_over(world, st)))
+    member = Or([st[("faction", i)] == world.sorts.factions[faction] for i in range(world.k)] +
+                   [And(g, n > 0) for g, n in sem.rest_matching({"faction": faction}, {}, st)])
+    return And(sem.cond(f.win, {}, st), sem.cond(f.lose, {}, st), member, Not(game_over(world, st)))
 
 
 def back_from_lost(world: World, before: State, after: State, faction: str) -> z3.BoolRef:
     """A move ends the faction's lose condition: it held before (nobody had won) and not after."""
     f, sem = world.rs.factions[faction], world.sem
-    return z3.And(sem.cond(f.lose, {}, before), z3.Not(sem.cond(f.lose, {}, after)), z3.Not(game_over(world, before)))
+    return And(sem.cond(f.lose, {}, before), Not(sem.cond(f.lose, {}, after)), Not(game_over(world, before)))
 
 
 def both_win(world: World, st: State, a: str, b: str) -> z3.BoolRef:
-    return z3.And(faction_goal(world, st, a), faction_goal(world, st, b))
+    return And(faction_goal(world, st, a), faction_goal(world, st, b))
 
 
 @dataclass
@@ -607,7 +608,7 @@ def unrolled(world: World, solver: Solver, depth: int, skills: list[Skill], symm
             cs += extra
             sels.append(sel)
             states.append(st)
-            days.append(days[-1] + z3.If(_among(sel, new_day), 1, 0))
+            days.append(days[-1] + If(_among(sel, new_day), 1, 0))
         cs += faction_out_timing(trans, sels, states)   # counts the table: inside at_table
         cs += silent_rest(world, tbl, states)   # nobody outside the slots holds a forced trigger that fires
     phased, nows = phase_now(trans, sels, flags)
@@ -629,8 +630,8 @@ def _among(sel, idxs: list[int]) -> z3.BoolRef:
             runs[-1][1] = i
         else:
             runs.append([i, i])
-    return z3.Or([sel == lo if lo == hi else z3.And(sel >= lo, sel <= hi) for lo, hi in runs] +
-                 [z3.BoolVal(False, sel.ctx)])
+    return Or([sel == lo if lo == hi else And(sel >= lo, sel <= hi) for lo, hi in runs] +
+              [z3.BoolVal(False, sel.ctx)])
 
 
 def _daily(mv: Move, extra: frozenset = frozenset()) -> int | None:
@@ -670,7 +671,7 @@ def _allowance(world: World, st: State, mv: Move) -> z3.ArithRef | int:
               (range(world.k) if (mv.skill.uses or {}).get("shared") else [mv.binding.self_slot])]
     best = grants[0]
     for g in grants[1:]:
-        best = z3.If(g > best, g, best)
+        best = If(g > best, g, best)
     return best
 
 
@@ -704,7 +705,7 @@ def use_limits(trans: Transitions, sels: list, states: list) -> list:
             continue   # never more uses than moves: no constraint (extra grants only raise the limit)
         used = z3.IntVal(0, sels[0].ctx)
         for t, sel in enumerate(sels):
-            used = z3.If(_among(sel, day), 0, used + z3.If(_among(sel, idxs), 1, 0))
+            used = If(_among(sel, day), 0, used + If(_among(sel, idxs), 1, 0))
             # the grants made before this move today (the state before it)
             out.append(used <= count + (_allowance(world, states[t], first) if granted else 0))
     return out + cooldowns(trans, sels)
@@ -732,7 +733,7 @@ def cooldowns(trans: Transitions, sels: list) -> list:
     for (_, _, n), idxs in sorted(_cooled_moves(trans).items(), key=repr):
         for a in range(len(sels)):
             for b in range(a + 1, len(sels)):
-                out.append(z3.Implies(z3.And(_among(sels[a], idxs), _among(sels[b], idxs)),
+                out.append(Implies(And(_among(sels[a], idxs), _among(sels[b], idxs)),
                                       _days_between(trans, sels, a, b) > n))
     return out
 
@@ -777,16 +778,16 @@ def first_vote_out(trans: Transitions, sels: list, quiet_sels: list) -> list:
     votes = [i for i, mv in enumerate(trans.moves) if mv.label in ("vote", "vote-rest")]
     day = day_moves(trans)
     for j, sel in enumerate(sels):
-        today = 1 + len(quiet_sels) + z3.Sum([z3.If(_among(sels[x], day), 1, 0) for x in range(j)] +
+        today = 1 + len(quiet_sels) + z3.Sum([If(_among(sels[x], day), 1, 0) for x in range(j)] +
                                              [z3.IntVal(0, sel.ctx)])
-        out.append(z3.Implies(_among(sel, votes), today >= first))
+        out.append(Implies(_among(sel, votes), today >= first))
     return out
 
 
 def _days_between(trans: Transitions, sels: list, j: int, t: int) -> z3.ArithRef:
     """How many "day" moves come after move j and before move t."""
     day = day_moves(trans)
-    return z3.Sum([z3.If(_among(sels[x], day), 1, 0) for x in range(j + 1, t)] + [z3.IntVal(0, sels[0].ctx)])
+    return z3.Sum([If(_among(sels[x], day), 1, 0) for x in range(j + 1, t)] + [z3.IntVal(0, sels[0].ctx)])
 
 
 def _repeat_groups(trans: Transitions) -> dict[tuple, list[int]]:
@@ -807,8 +808,8 @@ def no_repeat(trans: Transitions, sels: list) -> list:
     for _, idxs in sorted(_repeat_groups(trans).items(), key=repr):
         for j in range(len(sels)):
             for t in range(j + 1, len(sels)):
-                both = z3.And(_among(sels[j], idxs), _among(sels[t], idxs))
-                out.append(z3.Implies(both, _days_between(trans, sels, j, t) >= 2))
+                both = And(_among(sels[j], idxs), _among(sels[t], idxs))
+                out.append(Implies(both, _days_between(trans, sels, j, t) >= 2))
     return out
 
 
@@ -848,8 +849,9 @@ def _would_change(world: World, st: State, skill: Skill, b: Binding) -> z3.BoolR
         post = world.run(st, skill, b)
     except Unbound:
         return z3.BoolVal(False, world.ctx)
-    return z3.Or([post[k] != st[k] for k in sorted(st.terms, key=repr)
-                  if k[0] not in ("spent",) + RECORDS and not post[k].eq(st[k])] + [z3.BoolVal(False, world.ctx)])
+    # a key the skill leaves alone holds the very same term: no C call to compare it
+    return Or([post[k] != st[k] for k in sorted(st.terms, key=repr)
+                  if k[0] not in ("spent",) + RECORDS and post[k] is not st[k] and not post[k].eq(st[k])] + [z3.BoolVal(False, world.ctx)])
 
 
 def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill, r: int, idxs: list,
@@ -858,22 +860,22 @@ def _declined(trans: Transitions, sels: list, states: list, t: int, skill: Skill
     day and a holder has not used it that day, the holder could not use it then."""
     world = trans.world
     day = day_moves(trans)
-    same_day = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)] + [z3.BoolVal(True, world.ctx)])
+    same_day = [And([Not(_among(sels[x], day)) for x in range(j, t)] + [z3.BoolVal(True, world.ctx)])
                 for j in range(t)]
     rank_at = [_rank_of(trans, sels[j]) for j in range(t)]
-    passed = z3.Or([z3.And(same_day[j], rank_at[j] > r) for j in range(t)] + [z3.BoolVal(False, world.ctx)])
+    passed = Or([And(same_day[j], rank_at[j] > r) for j in range(t)] + [z3.BoolVal(False, world.ctx)])
     out = []
     for i in range(world.k):
         mine = [x for x in idxs if trans.moves[x].binding.self_slot == i]
         if not mine:
             continue
-        used = z3.Or([z3.And(same_day[j], _among(sels[j], mine)) for j in range(t)] + [z3.BoolVal(False, world.ctx)])
-        able = z3.Or([z3.And(world.enabled(states[t], skill, trans.moves[x].binding),
+        used = Or([And(same_day[j], _among(sels[j], mine)) for j in range(t)] + [z3.BoolVal(False, world.ctx)])
+        able = Or([And(world.enabled(states[t], skill, trans.moves[x].binding),
                              _would_change(world, states[t], skill, trans.moves[x].binding))
                       if skill.trigger else world.enabled(states[t], skill, trans.moves[x].binding) for x in mine])
         if duty_if(world.rs, skill):   # a duty only while its condition holds
-            able = z3.And(able, world.sem.cond(duty_if(world.rs, skill), {"self": i}, states[t]))
-        out.append(z3.Implies(z3.And(passing, z3.Not(passed), z3.Not(used)), z3.Not(able)))
+            able = And(able, world.sem.cond(duty_if(world.rs, skill), {"self": i}, states[t]))
+        out.append(Implies(And(passing, Not(passed), Not(used)), Not(able)))
     return out
 
 
@@ -886,9 +888,9 @@ def forced_in_phase(trans: Transitions, sels: list, states: list) -> list:
     out = []
     for skill, r, idxs in _forced_phase_skills(trans):
         for t in range(len(sels)):
-            passing = z3.Or(_among(sels[t], day), _rank_of(trans, sels[t]) > r)
+            passing = Or(_among(sels[t], day), _rank_of(trans, sels[t]) > r)
             if trans.day_one is not None and r < trans.day_one:   # the first day never has that phase
-                passing = z3.And(passing, past_day_one(trans, sels, t))
+                passing = And(passing, past_day_one(trans, sels, t))
             out += _declined(trans, sels, states, t, skill, r, idxs, passing)
     return out
 
@@ -901,20 +903,20 @@ def phase_duties_done(trans: Transitions, sels: list, states: list, t: int) -> z
     if t == 0:
         return z3.BoolVal(True, world.ctx)
     day = day_moves(trans)
-    today = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
+    today = [And([Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
     rank_at = [_rank_of(trans, sels[j]) for j in range(t)]
     parts = []
     for skill, r, idxs in _forced_phase_skills(trans):
         # a move of that phase, or a later one, came today (a phase is its start, actions and end)
-        reached = z3.Or([z3.And(today[j], rank_at[j] >= r - r % 3) for j in range(t)])
+        reached = Or([And(today[j], rank_at[j] >= r - r % 3) for j in range(t)])
         parts += _declined(trans, sels, states, t, skill, r, idxs, reached)
-    return z3.And(parts + [z3.BoolVal(True, world.ctx)])
+    return And(parts + [z3.BoolVal(True, world.ctx)])
 
 
 def past_day_one(trans: Transitions, sels: list, t: int) -> z3.BoolRef:
     """A "day" move came among the first t moves: move t is not on the game's first day."""
     day = day_moves(trans)
-    return z3.Or([_among(sels[x], day) for x in range(t)] + [z3.BoolVal(False, trans.world.ctx)])
+    return Or([_among(sels[x], day) for x in range(t)] + [z3.BoolVal(False, trans.world.ctx)])
 
 
 def collected_at_phase_start(trans: Transitions, sels: list, states: list) -> list:
@@ -939,10 +941,10 @@ def collected_at_phase_start(trans: Transitions, sels: list, states: list) -> li
     out = []
     for t in range(1, len(sels)):
         for j in range(t):
-            in_phase = z3.Or([z3.And([rank_at[i] == rank_at[t]] + [z3.Not(_among(sels[x], day)) for x in range(i + 1, t + 1)])
+            in_phase = Or([And([rank_at[i] == rank_at[t]] + [Not(_among(sels[x], day)) for x in range(i + 1, t + 1)])
                               for i in range(j + 1)])
             for (uid, user), idxs in sorted(groups.items(), key=repr):
-                out.append(z3.Implies(z3.And(_among(sels[t], idxs), in_phase),
+                out.append(Implies(And(_among(sels[t], idxs), in_phase),
                                       world.holds(states[j], user, skill_of[uid])))
     return out
 
@@ -962,13 +964,13 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
     day = day_moves(trans)
     parts = []
     # moves of this day: those after the last "day" move among the first t
-    today = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
+    today = [And([Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
     if ranks:
         for j in range(t):
             r = _rank_of(trans, sels[j])
-            parts.append(z3.Implies(today[j], z3.Or(r == -1, r <= min(ranks))))
+            parts.append(Implies(today[j], Or(r == -1, r <= min(ranks))))
         if trans.day_one is not None:   # the first day begins where the text says
-            parts.append(z3.Or(past_day_one(trans, sels, t), min(ranks) >= trans.day_one))
+            parts.append(Or(past_day_one(trans, sels, t), min(ranks) >= trans.day_one))
     extra = extra_uses(rs)
     for mv in window:
         count = _daily(mv, extra)
@@ -979,7 +981,7 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
                 and (shared or m.binding.self_slot == mv.binding.self_slot)]
         in_window = sum(1 for m in window if m.skill.uid == mv.skill.uid and
                         (shared or m.binding.self_slot == mv.binding.self_slot))
-        used = z3.Sum([z3.If(z3.And(today[j], _among(sels[j], same)), 1, 0) for j in range(t)] + [z3.IntVal(0, ctx)])
+        used = z3.Sum([If(And(today[j], _among(sels[j], same)), 1, 0) for j in range(t)] + [z3.IntVal(0, ctx)])
         if mv.skill.name in trans.world.vocab.extra:
             if states is None:
                 continue   # the grants made today are not known here: no limit (never too few)
@@ -992,7 +994,7 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
         for (uid, holder, n), idxs in cooled.items():
             if uid == mv.skill.uid and holder == mv.binding.self_slot:
                 # the window is on the day of the first t moves: its use cools like a move's
-                parts += [z3.Implies(_among(sels[j], idxs), _days_between(trans, sels, j, t) > n) for j in range(t)]
+                parts += [Implies(_among(sels[j], idxs), _days_between(trans, sels, j, t) > n) for j in range(t)]
     if states is not None and ranks:
         # the window comes after the phases before it: a forced skill of theirs was used if it could be
         # (the same terms for every window of one game after t moves: built once)
@@ -1015,15 +1017,15 @@ def window_follows(trans: Transitions, sels: list, t: int, uses: list, states: l
                 continue
             for j in range(t):
                 # move j is in this window: today, at or after the day's first move of its phase
-                in_window = z3.Or([z3.And(today[i], rank_at[i] == r) for i in range(j + 1)])
-                parts.append(z3.Implies(in_window, world.holds(states[j], mv.binding.self_slot, mv.skill)))
+                in_window = Or([And(today[i], rank_at[i] == r) for i in range(j + 1)])
+                parts.append(Implies(in_window, world.holds(states[j], mv.binding.self_slot, mv.skill)))
     groups = _repeat_groups(trans)
     for mv in window:
         for target in (mv.binding.targets if mv.skill.no_repeat_target else ()):
             idxs = groups.get((mv.skill.uid, mv.binding.self_slot, target), [])
             for j in range(t):
-                parts.append(z3.Implies(_among(sels[j], idxs), _days_between(trans, sels, j, t) >= 2))
-    return z3.And(parts + [z3.BoolVal(True, ctx)])
+                parts.append(Implies(_among(sels[j], idxs), _days_between(trans, sels, j, t) >= 2))
+    return And(parts + [z3.BoolVal(True, ctx)])
 
 
 def _rank_of(trans: Transitions, sel) -> z3.ArithRef:
@@ -1034,7 +1036,7 @@ def _rank_of(trans: Transitions, sel) -> z3.ArithRef:
             by_rank.setdefault(r, []).append(i)
     rank = z3.IntVal(-1, sel.ctx)
     for r, idxs in sorted(by_rank.items()):
-        rank = z3.If(_among(sel, idxs), r, rank)
+        rank = If(_among(sel, idxs), r, rank)
     return rank
 
 
@@ -1063,10 +1065,10 @@ def trigger_follows(trans: Transitions, sels: list, t: int, skill: Skill, b: Bin
     same = [i for i, m in enumerate(trans.moves) if m.skill is not None and m.skill.uid == skill.uid
             and m.binding.self_slot == b.self_slot]
     day = day_moves(trans)
-    today = [z3.And([z3.Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
-    again = [z3.And(today[j], _among(sels[j], same)) for j in range(t)]
-    return z3.And(window_follows(trans, sels, t, [(skill, b)], states),
-                  z3.Not(z3.Or(again + [z3.BoolVal(False, trans.world.ctx)])))
+    today = [And([Not(_among(sels[x], day)) for x in range(j, t)]) for j in range(t)]
+    again = [And(today[j], _among(sels[j], same)) for j in range(t)]
+    return And(window_follows(trans, sels, t, [(skill, b)], states),
+                  Not(Or(again + [z3.BoolVal(False, trans.world.ctx)])))
 
 
 def phase_trigger(skill: Skill) -> bool:
@@ -1116,9 +1118,9 @@ def phase_order(trans: Transitions, sels: list) -> list:
     for sel in sels:
         rank = z3.IntVal(-1, ctx)
         for r, idxs in sorted(by_rank.items()):
-            rank = z3.If(_among(sel, idxs), r, rank)
-        out.append(z3.Or(rank == -1, now <= rank))
-        now = z3.If(_among(sel, day), -1, z3.If(rank == -1, now, rank))
+            rank = If(_among(sel, idxs), r, rank)
+        out.append(Or(rank == -1, now <= rank))
+        now = If(_among(sel, day), -1, If(rank == -1, now, rank))
     return out
 
 
@@ -1133,12 +1135,12 @@ def going_out_timing(trans: Transitions, sels: list, states: list) -> list:
         for t, sel in enumerate(sels):
             this = _among(sel, idxs)
             if t == 0:
-                out.append(z3.Not(this))
+                out.append(Not(this))
                 continue
-            just = z3.Or(states[t - 1][("alive", victim)], z3.Or([sels[t - 1] == i for i in chain]))
-            out.append(z3.Implies(this, just))
+            just = Or(states[t - 1][("alive", victim)], Or([sels[t - 1] == i for i in chain]))
+            out.append(Implies(this, just))
         if len(sels) > 1:
-            out.append(z3.Sum([z3.If(_among(sel, idxs), 1, 0) for sel in sels]) <= 1)
+            out.append(z3.Sum([If(_among(sel, idxs), 1, 0) for sel in sels]) <= 1)
     return out
 
 
@@ -1170,8 +1172,8 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
         for t in range(len(sels)):
             for s in range(t + 1, len(sels)):
                 went, not_fired, run = _unanswered(trans, sels, states, idxs, chain, victim, t, s)
-                ends = z3.And(z3.Not(_among(sels[s], chain)), sels[s] != -1)
-                out.append(z3.Not(z3.And([went, ends, not_fired, owed[s]] + run)))
+                ends = And(Not(_among(sels[s], chain)), sels[s] != -1)
+                out.append(Not(And([went, ends, not_fired, owed[s]] + run)))
     # a replacement (免于出局…) answers a player about to go out before the outs happen (天亮,
     # a settling): a move that puts the pending outs into effect comes only once it fired
     outs = [i for i, mv in enumerate(trans.moves) if mv.label in ("settle", "day")]
@@ -1181,11 +1183,11 @@ def owed_triggers(trans: Transitions, sels: list, states: list) -> list:
         direct = [i for i, mv in enumerate(trans.moves) if mv.label == "vote" and not mv.pending
                   and mv.binding.self_slot == victim]
         for s in range(len(sels)):
-            fired = z3.Or([_among(sels[x], idxs) for x in range(s)] + [z3.BoolVal(False, world.ctx)])
-            out.append(z3.Not(z3.And(_among(sels[s], outs), states[s][("dying", victim)], z3.Not(fired),
+            fired = Or([_among(sels[x], idxs) for x in range(s)] + [z3.BoolVal(False, world.ctx)])
+            out.append(Not(And(_among(sels[s], outs), states[s][("dying", victim)], Not(fired),
                                      _owed_at(trans, states[s], idxs))))
             if direct and votes_can_pend(trans.skills, world.vocab.ballots):
-                out.append(z3.Not(z3.And(_among(sels[s], direct), _owed_at(trans, _voted_pending(world, states[s], victim), idxs))))
+                out.append(Not(And(_among(sels[s], direct), _owed_at(trans, _voted_pending(world, states[s], victim), idxs))))
     return out
 
 
@@ -1196,10 +1198,10 @@ def _unanswered(trans: Transitions, sels: list, states: list, idxs: list[int], c
     idxs fired after it before move s, [each move after it before move s is a going-out
     trigger]). Callers conjoin them in their own order (answers at the budget edge follow
     the terms)."""
-    went = z3.And(states[t][("alive", victim)], z3.Not(states[t + 1][("alive", victim)]))
+    went = And(states[t][("alive", victim)], Not(states[t + 1][("alive", victim)]))
     run = [_among(sels[x], chain) for x in range(t + 1, s)]
-    fired = z3.Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, trans.world.ctx)])
-    return went, z3.Not(fired), run
+    fired = Or([_among(sels[x], idxs) for x in range(t + 1, s)] + [z3.BoolVal(False, trans.world.ctx)])
+    return went, Not(fired), run
 
 
 def owed_pending(trans: Transitions, sels: list, states: list, s: int, use: Move | None = None) -> z3.BoolRef:
@@ -1218,8 +1220,8 @@ def owed_pending(trans: Transitions, sels: list, states: list, s: int, use: Move
             continue
         for t in range(s):
             went, not_fired, run = _unanswered(trans, sels, states, idxs, chain, key[2], t, s)
-            owed.append(z3.And(z3.And([went, not_fired] + run), _owed_at(trans, states[s], idxs)))
-    return z3.Or(owed + [z3.BoolVal(False, trans.world.ctx)])
+            owed.append(And(And([went, not_fired] + run), _owed_at(trans, states[s], idxs)))
+    return Or(owed + [z3.BoolVal(False, trans.world.ctx)])
 
 
 def _voted_pending(world: World, st: State, i: int) -> State:
@@ -1246,7 +1248,7 @@ def _owed_at(trans: Transitions, st: State, idxs: list[int]) -> z3.BoolRef:
     key = (id(st), tuple(idxs))
     if key not in memo:
         world = trans.world
-        memo[key] = (st, z3.Or([z3.And(world.enabled(st, trans.moves[i].skill, trans.moves[i].binding),
+        memo[key] = (st, Or([And(world.enabled(st, trans.moves[i].skill, trans.moves[i].binding),
                                        _would_change(world, st, trans.moves[i].skill, trans.moves[i].binding))
                                 for i in idxs]))   # st kept: its id stays its own
     return memo[key][1]
@@ -1262,11 +1264,11 @@ def going_out_follows(trans: Transitions, states: list, t: int, skill: Skill, b:
         return z3.BoolVal(False, trans.world.ctx)
     victim = dict(b.others).get("victim", b.self_slot)
     if (skill.trigger or {}).get("event") == "about_to_go_out":
-        return z3.Not(states[t - 1][("dying", victim)])
+        return Not(states[t - 1][("dying", victim)])
     if sels is None:
         return states[t - 1][("alive", victim)]
     chain = [i for g in _going_out_groups(trans).values() for i in g]
-    return z3.Or(states[t - 1][("alive", victim)], _among(sels[t - 1], chain))
+    return Or(states[t - 1][("alive", victim)], _among(sels[t - 1], chain))
 
 
 def faction_out_timing(trans: Transitions, sels: list, states: list) -> list:
@@ -1289,12 +1291,12 @@ def faction_out_timing(trans: Transitions, sels: list, states: list) -> list:
         for t, sel in enumerate(sels):
             this = _among(sel, idxs)
             if t == 0:
-                out.append(z3.Not(this))
+                out.append(Not(this))
                 continue
-            just = z3.And(gone[f][t], z3.Or(z3.Not(gone[f][t - 1]), _among(sels[t - 1], chain)))
-            out.append(z3.Implies(this, just))
+            just = And(gone[f][t], Or(Not(gone[f][t - 1]), _among(sels[t - 1], chain)))
+            out.append(Implies(this, just))
         if len(sels) > 1:
-            out.append(z3.Sum([z3.If(_among(sel, idxs), 1, 0) for sel in sels]) <= 1)
+            out.append(z3.Sum([If(_among(sel, idxs), 1, 0) for sel in sels]) <= 1)
     return out
 
 
@@ -1313,7 +1315,7 @@ def symmetry_breaking(world: World, init: State) -> list:
     def rank(i: int):
         term = z3.IntVal(len(names), world.ctx)
         for n in reversed(range(len(names))):
-            term = z3.If(init[("role", i)] == sorts.roles[names[n]], n, term)
+            term = If(init[("role", i)] == sorts.roles[names[n]], n, term)
         return term
     ranks = [rank(i) for i in range(k)]
     if world.vocab.seats:
@@ -1337,8 +1339,8 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
     with at_table(world, u.table):
         goals = [goal(s) for s in states]
         if world.sem.reads_day:   # the goal is met on the day of its state
-            goals = [z3.And(g, game_day(world) == u.days[t]) for t, g in enumerate(goals)]
-        reached = z3.Or(goals)
+            goals = [And(g, game_day(world) == u.days[t]) for t, g in enumerate(goals)]
+        reached = Or(goals)
     query, budget = u.constraints + [reached], solver.rlimit * (budget or TRACE_BUDGET)
     ans = solver.check_retrying(query, purpose, budget, retry_cap) if retry else solver.check(query, purpose, rlimit=budget)
     if not ans.sat:
@@ -1485,7 +1487,7 @@ def won_at_setup(world: World, solver: Solver, faction: str) -> Trace:
         won = faction_goal(world, st, faction)
         names = {v.get_id() for v in _free_vars(won)}
         free = [o for o in world.sem.opaque_conditions.values() if o.get_id() in names][:4]
-        return z3.And([z3.substitute(won, *[(o, z3.BoolVal(v, world.ctx)) for o, v in zip(free, vals)])
+        return And([z3.substitute(won, *[(o, z3.BoolVal(v, world.ctx)) for o, v in zip(free, vals)])
                        for vals in product((False, True), repeat=len(free))])
     return bounded_trace(world, solver, goal, 0, "won-at-setup", [])
 
@@ -1618,7 +1620,7 @@ def _trigger_told(m, world: World, mv: Move, before: State, after: State) -> str
         if key[0] == "counter":
             who = f"P{key[2] + 1} 的" if len(key) > 2 and key[2] != mv.binding.self_slot else ""
             moved.append(f"{who}{key[1]} {val(before[key])}→{val(after[key])}")
-        elif key[0] == "lost" and not z3.is_true(val(z3.Or([world.holds(before, key[1], sk) for sk in world.rs.skills
+        elif key[0] == "lost" and not z3.is_true(val(Or([world.holds(before, key[1], sk) for sk in world.rs.skills
                                                               if sk.name == key[2]] + [z3.BoolVal(False, world.ctx)]))):
             continue   # losing a skill one never held (an expiry with nothing to expire)
         else:
@@ -1756,8 +1758,8 @@ def answers_of_the_gone(m, world: World, u: "Unrolled", upto: int) -> list[Skill
     for t in range(min(upto, len(u.states) - 1)):
         before, after = u.states[t], u.states[t + 1]
         for i in range(world.k):
-            gone = z3.Or(z3.And(before[("alive", i)], z3.Not(after[("alive", i)])),
-                         z3.And(z3.Not(before[("dying", i)]), after[("dying", i)]))
+            gone = Or(And(before[("alive", i)], Not(after[("alive", i)])),
+                         And(Not(before[("dying", i)]), after[("dying", i)]))
             if z3.is_true(m.eval(gone, model_completion=True)):
                 roles.add(concrete(m, before, world.sorts).get(("role", i)))
     return [s for s in world.rs.skills if s.owner_role in roles and answers_going_out(s)]
@@ -1774,7 +1776,7 @@ def outs_text(m, u: Unrolled, before: State, after: State, mv: Move) -> str:
     if mv.label not in ("day", "settle"):
         return ""
     gone = [f"P{i + 1}" for i in range(u.trans.world.k)
-            if z3.is_true(m.eval(z3.And(before[("alive", i)], z3.Not(after[("alive", i)])), model_completion=True))]
+            if z3.is_true(m.eval(And(before[("alive", i)], Not(after[("alive", i)])), model_completion=True))]
     if not gone:
         return ""
     return f"（{'、'.join(gone)}）" if mv.label == "settle" else f"（天亮时 {'、'.join(gone)} 出局）"
@@ -1915,22 +1917,22 @@ def candidate_facts(world: World, faction: str, win: dict | None = None) -> list
     out: list[Candidate] = []
     f_const = sorts.factions[faction]
     members = sorted(r.name for r in rs.roles.values() if world.sem.canon(r.faction) == faction)
-    out.append(Candidate(f"no-win-flag:{faction}", f"没有效果宣布{faction}获胜", lambda st: z3.Not(st[("win", faction)])))
+    out.append(Candidate(f"no-win-flag:{faction}", f"没有效果宣布{faction}获胜", lambda st: Not(st[("win", faction)])))
     out.append(Candidate(f"members:{faction}", f"{faction}的角色只可能是其初始身份（{'、'.join(members) or '无'}）",
-                         lambda st: z3.And([z3.Implies(st[("faction", i)] == f_const,
-                                                       z3.Or([st[("role", i)] == sorts.roles[r] for r in members] +
+                         lambda st: And([Implies(st[("faction", i)] == f_const,
+                                                       Or([st[("role", i)] == sorts.roles[r] for r in members] +
                                                              [z3.BoolVal(False, world.ctx)])) for i in range(k)])))
     out.append(Candidate(f"empty:{faction}", f"没有角色属于{faction}",
-                         lambda st: z3.And([st[("faction", i)] != f_const for i in range(k)])))
+                         lambda st: And([st[("faction", i)] != f_const for i in range(k)])))
     mentioned = _statuses_in(rs.factions[faction].win if win is None else win, world)
     for role in sorted(rs.roles):
         for s in sorted(mentioned):
             out.append(Candidate(f"never:{role}:{s}", f"{role}永远不会持有[{s}]",
-                                 lambda st, r=role, s=s: z3.And([z3.Implies(st[("role", i)] == sorts.roles[r],
-                                                                             z3.Not(st[("status", i, s)])) for i in range(k)])))
+                                 lambda st, r=role, s=s: And([Implies(st[("role", i)] == sorts.roles[r],
+                                                                             Not(st[("status", i, s)])) for i in range(k)])))
             out.append(Candidate(f"exists-or-none:{role}:{s}", f"要么场上有{role}，要么无人持有[{s}]",
-                                 lambda st, r=role, s=s: z3.Or(z3.Or([st[("role", i)] == sorts.roles[r] for i in range(k)]),
-                                                               z3.And([z3.Not(st[("status", i, s)]) for i in range(k)]))))
+                                 lambda st, r=role, s=s: Or(Or([st[("role", i)] == sorts.roles[r] for i in range(k)]),
+                                                               And([Not(st[("status", i, s)]) for i in range(k)]))))
     return out
 
 
@@ -1996,22 +1998,22 @@ def after_setup(world: World, init: State, once_skills: list[Skill], made: list 
                 choice = setup_choice(world, s, b)
                 en = world.enabled(after, s, b)
                 # bound to use it only while the duty's condition holds
-                bound = z3.And(en, world.sem.cond(duty, {"self": b.self_slot}, after)) if duty else en
+                bound = And(en, world.sem.cond(duty, {"self": b.self_slot}, after)) if duty else en
                 nxt = world.run(after, s, b)
             except Unbound:
                 continue
-            g = z3.And(choice, en)
+            g = And(choice, en)
             by_holder.setdefault(b.self_slot, []).append((g, bound))
             if made is not None:
                 made.append(SetupUse(s, b, g, en, after, nxt))
-            after = State({key: (z3.If(g, nxt.terms[key], term)
+            after = State({key: (If(g, nxt.terms[key], term)
                                  if nxt.terms[key] is not term and not nxt.terms[key].eq(term) else term)
                            for key, term in after.terms.items()})
         for uses in by_holder.values():
             if setup_forced(world.rs, s):   # a holder who can use it does
-                cs.append(z3.Implies(z3.Or([en for _, en in uses]), z3.Or([g for g, _ in uses])))
+                cs.append(Implies(Or([en for _, en in uses]), Or([g for g, _ in uses])))
             if limit is not None and len(uses) > limit:
-                cs.append(z3.Sum([z3.If(g, 1, 0) for g, _ in uses]) <= limit)
+                cs.append(z3.Sum([If(g, 1, 0) for g, _ in uses]) <= limit)
     return after, cs
 
 

@@ -24,6 +24,7 @@ import json
 import z3
 
 from ..domain import Skill
+from .connectives import And, Implies, Not, Or
 from .quiet import duty_if, forced, on_own_going_out, setup_forced
 from .semantics import Unbound
 from .sorts import State
@@ -87,18 +88,18 @@ def _happened(world, before: State, after: State, event: tuple) -> z3.BoolRef:
     outside = [after[key] < before[key] for key in before.terms if key[0] == "rest" and key in after.terms] \
         if not cause or cause in VOTE_OUT_CAUSES else []
     if kind == "about_to_go_out":
-        parts = [z3.And(z3.Not(before[("dying", i)]), after[("dying", i)], why(i), _matches(world, on, i, after))
+        parts = [And(Not(before[("dying", i)]), after[("dying", i)], why(i), _matches(world, on, i, after))
                  for i in range(k)]
     elif kind in ("went_out", "killed"):
-        parts = [z3.And(before[("alive", i)], z3.Not(after[("alive", i)]), why(i), _matches(world, on, i, after))
+        parts = [And(before[("alive", i)], Not(after[("alive", i)]), why(i), _matches(world, on, i, after))
                  for i in range(k)] + outside
     elif kind == "faction_changed":
         parts = [before[("faction", i)] != after[("faction", i)] for i in range(k)]
     elif kind == "faction_eliminated" and faction:
-        return z3.And(z3.Not(_gone(world, before, faction)), _gone(world, after, faction))
+        return And(Not(_gone(world, before, faction)), _gone(world, after, faction))
     else:
         return z3.BoolVal(True, ctx)
-    return z3.Or(parts + [z3.BoolVal(False, ctx)])
+    return Or(parts + [z3.BoolVal(False, ctx)])
 
 
 def silent_rest(world, table, states: list) -> list:
@@ -111,8 +112,8 @@ def silent_rest(world, table, states: list) -> list:
     out = []
     for r, events in sorted(loud.items()):
         for t in range(1, len(states)):
-            fired = z3.Or([_happened(world, states[t - 1], states[t], e) for e in sorted(events, key=repr)])
-            out.append(z3.Implies(fired, states[t - 1][("rest", r)] == 0))
+            fired = Or([_happened(world, states[t - 1], states[t], e) for e in sorted(events, key=repr)])
+            out.append(Implies(fired, states[t - 1][("rest", r)] == 0))
     return out
 
 
@@ -152,11 +153,11 @@ def silent_rest_at(world, table, st: State, uses: list) -> list:
             elif kind == "faction_eliminated" and faction:
                 # the uses touch only the slots: a living member outside them keeps the faction
                 outside = world.sem.rest_matching({"alive": True, "faction": faction}, {}, st)
-                can.append(z3.And([z3.Implies(g, n == 0) for g, n in outside] + [z3.BoolVal(True, world.ctx)]))
+                can.append(And([Implies(g, n == 0) for g, n in outside] + [z3.BoolVal(True, world.ctx)]))
             else:
                 can.append(z3.BoolVal(True, world.ctx))
         if can:
-            out.append(z3.Implies(z3.Or(can), st[("rest", r)] == 0))
+            out.append(Implies(Or(can), st[("rest", r)] == 0))
     return out
 
 

@@ -12,6 +12,7 @@ from typing import Callable, Iterator
 import z3
 
 from ..domain import Effect, Skill
+from .connectives import And, If, Not, Or
 from .decode import concrete
 from .night_end import may_be_dying, settle_window
 from .semantics import Semantics, Unbound
@@ -38,7 +39,7 @@ class Pin:
         for i in range(len([k for k in st.terms if k[0] == "alive"])):
             cs.append(st[("dying", i)] == (i in self.dying))
         cs += [st[("alive", i)] for i in self.dying + self.alive]
-        cs += [z3.Not(st[("alive", i)]) for i in self.dead]
+        cs += [Not(st[("alive", i)]) for i in self.dead]
         return cs
 
 
@@ -136,10 +137,10 @@ def _order_terms(world: World, s0: State, scene: list[Use], a: Use, b: Use, pin:
     # where targeting lands is how the window resolves, not an outcome; nor is which of two
     # lethal effects on one player is recorded as the cause (one cause is kept per player, the
     # last written: a player hit by both has both causes, in either order)
-    keys = [k for k in sorted(ab.terms, key=repr) if not ab.terms[k].eq(ba.terms[k]) and k[0] not in RECORDS
+    keys = [k for k in sorted(ab.terms, key=repr) if ab.terms[k] is not ba.terms[k] and not ab.terms[k].eq(ba.terms[k]) and k[0] not in RECORDS
             and (outcome is None or outcome(k))]
     if keys:
-        cs.append(z3.Or([matters(world, pre, ab, ba, k) for k in keys]))
+        cs.append(Or([matters(world, pre, ab, ba, k) for k in keys]))
     return cs, pre, ab, ba, keys, _choice_guards(world, pre, [a, b]), turns
 
 
@@ -149,16 +150,16 @@ def turn_checks(world: World, st: State, u: Use) -> list[tuple[str, z3.BoolRef]]
     s, b = u.skill, u.binding
     out = []
     if not s.trigger:
-        out.append(("发动者已出局", z3.Not(st[("alive", b.self_slot)])))
-        out.append(("发动者的技能已被封锁", z3.Or(world.sem.skills_blocked(st, b.self_slot, s),
+        out.append(("发动者已出局", Not(st[("alive", b.self_slot)])))
+        out.append(("发动者的技能已被封锁", Or(world.sem.skills_blocked(st, b.self_slot, s),
                                                world.sem.tags_blocked(st, b.self_slot, s))))
-    out.append(("发动者已不再持有该技能", z3.Not(world.holds(st, b.self_slot, s))))
+    out.append(("发动者已不再持有该技能", Not(world.holds(st, b.self_slot, s))))
     if s.targets:
         f = s.targets.get("filter") or {}
-        out.append(("目标已不符合选择范围", z3.Not(z3.And([world.sem.filter(f, t, b.as_dict(t), st) for t in b.targets]
+        out.append(("目标已不符合选择范围", Not(And([world.sem.filter(f, t, b.as_dict(t), st) for t in b.targets]
                                                          + [z3.BoolVal(True, world.ctx)]))))
     if s.condition:
-        out.append(("发动条件已不满足", z3.Not(world.sem.cond(s.condition, b.as_dict(), st))))
+        out.append(("发动条件已不满足", Not(world.sem.cond(s.condition, b.as_dict(), st))))
     return out
 
 
@@ -203,7 +204,7 @@ def confirm_orders(world: World, solver: Solver, situations: list[tuple[list[Use
                    for u in list(scene) + [a, b] if u.binding.targets] if plain else []
             if any(x is True for x in odd):
                 return [], OrderResult(Answer("unsat"))
-            return q[0] + [z3.Not(x) for x in odd if x is not False], q
+            return q[0] + [Not(x) for x in odd if x is not False], q
         return build
 
     game = in_games(world, solver, [(builder(*sit), list(sit[0]) + [sit[1], sit[2]]) for sit in situations],
@@ -287,7 +288,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
                     answered = payload if answered is None else answered
                     continue
                 payloads[i] = payload
-                own[i] = cs + [z3.Not(game_over(world, s0))]
+                own[i] = cs + [Not(game_over(world, s0))]
             # the window's own uses follow the history: in phase order, within their daily limits
             # and no-repeat rules counted with that day's (and the last night's) moves
             uses = [(w.skill, w.binding) for w in window]
@@ -295,7 +296,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
                 silent = [silent_rest_at(world, u.table, st, [(w.skill, w.binding) for w in window]) for st in u.states]
             # a window of uses without a timing of their own is in the phase the game is in
             timeless = bool(window) and not any(w.skill.timing for w in window)
-            at[i] = [z3.And(same[t] + ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []) +
+            at[i] = [And(same[t] + ([window_follows(u.trans, u.sels, t, uses, u.states)] if uses else []) +
                             (phase_after(world, u, t) if timeless else []) +
                             silent[t] +
                             ([_just_went_out(window, u.states, t)] if answers_last_move else []))
@@ -305,9 +306,9 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
             return Game(answered if isinstance(answered, Answer) else Answer("unsat"), s0, answered)
         if len(own) == 1:
             (i, mine), = own.items()
-            query = u.constraints + mine + [z3.Or(at[i])]
+            query = u.constraints + mine + [Or(at[i])]
         else:
-            query = u.constraints + [z3.Or([z3.And([pick == i] + own[i] + [z3.Or(at[i])]) for i in sorted(own)])]
+            query = u.constraints + [Or([And([pick == i] + own[i] + [Or(at[i])]) for i in sorted(own)])]
         budget = solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET)
         # the game as dealt is a small question; after moves, an undecided one gets a second start
         ans = solver.check(query + fixed, f"{purpose}-pinned", rlimit=budget) if fixed is not None else \
@@ -342,8 +343,8 @@ def _just_went_out(window: list[Use], states: list, t: int) -> z3.BoolRef:
         victim = dict(w.binding.others).get("victim", w.binding.self_slot)
         key = "dying" if event == "about_to_go_out" else "alive"
         was, now = states[t - 1][(key, victim)], states[t][(key, victim)]
-        parts.append(z3.And(z3.Not(was), now) if key == "dying" else z3.And(was, z3.Not(now)))
-    return z3.And(parts + [z3.BoolVal(True, states[0][("alive", 0)].ctx)])
+        parts.append(And(Not(was), now) if key == "dying" else And(was, Not(now)))
+    return And(parts + [z3.BoolVal(True, states[0][("alive", 0)].ctx)])
 
 
 def shortest(solver: Solver, u, base: list, at: list, ans: Answer, t: int, purpose: str) -> tuple[Answer, int]:
@@ -380,7 +381,7 @@ OUT_IRRELEVANT = ("status", "label", "lost", "gained", "votes", "ballot", "recei
 def held_before(world: World, pre: State, k) -> z3.BoolRef:
     """For a lost-skill key: the player held a skill of that name before the pair. Losing
     a skill one never held (失去所有技能 on a player without it) is no outcome."""
-    return z3.Or([world.holds(pre, k[1], s) for s in world.rs.skills if s.name == k[2]] +
+    return Or([world.holds(pre, k[1], s) for s in world.rs.skills if s.name == k[2]] +
                  [z3.BoolVal(False, world.ctx)])
 
 
@@ -389,11 +390,11 @@ def matters(world: World, pre: State, ab: State, ba: State, k) -> z3.BoolRef:
     copy of a skill the player holds anyway (by identity) is no difference: what counts is
     whether they hold it."""
     if k[0] in OUT_IRRELEVANT:
-        differs = z3.And(ab[k] != ba[k], z3.Or(ab[("alive", k[1])], ba[("alive", k[1])]))
+        differs = And(ab[k] != ba[k], Or(ab[("alive", k[1])], ba[("alive", k[1])]))
         if k[0] == "gained":
             skill = next(s for s in world.rs.skills if s.uid == k[2])
-            differs = z3.And(differs, world.holds(ab, k[1], skill) != world.holds(ba, k[1], skill))
-        return z3.And(differs, held_before(world, pre, k)) if k[0] == "lost" else differs
+            differs = And(differs, world.holds(ab, k[1], skill) != world.holds(ba, k[1], skill))
+        return And(differs, held_before(world, pre, k)) if k[0] == "lost" else differs
     return ab[k] != ba[k]
 
 
@@ -425,10 +426,10 @@ def changes_anything(world: World, solver: Solver, use: Use, pin: Pin | None = N
         after = world.run(s0, use.skill, use.binding)
     except Unbound as exc:
         return Answer("unknown", reason=f"unbound:{exc}"), {}, {}
-    keys = [k for k in sorted(after.terms, key=repr) if not after.terms[k].eq(s0.terms[k])]
+    keys = [k for k in sorted(after.terms, key=repr) if after.terms[k] is not s0.terms[k] and not after.terms[k].eq(s0.terms[k])]
     if not keys:
         return Answer("unsat"), {}, {}
-    ans = solver.check(cs + [z3.Or([after[k] != s0[k] for k in keys])], "dead")
+    ans = solver.check(cs + [Or([after[k] != s0[k] for k in keys])], "dead")
     if not ans.sat:
         return ans, {}, {}
     return ans, concrete(ans.model, s0, world.sorts), concrete(ans.model, after, world.sorts)
@@ -472,10 +473,10 @@ class Probe:
             after = self.world.run(self.s0, use.skill, use.binding)
         except Unbound as exc:
             return Answer("unknown", reason=f"unbound:{exc}")
-        keys = [k for k in sorted(after.terms, key=repr) if not after.terms[k].eq(self.s0.terms[k])]
+        keys = [k for k in sorted(after.terms, key=repr) if after.terms[k] is not self.s0.terms[k] and not after.terms[k].eq(self.s0.terms[k])]
         if not keys:
             return Answer("unsat")
-        return self.session.check([en, z3.Or([after[k] != self.s0[k] for k in keys])], "dead")
+        return self.session.check([en, Or([after[k] != self.s0[k] for k in keys])], "dead")
 
     # One effect of a skill. A proof is an unsat answer over every binding; any other answer
     # (sat, a budget-out, a word the binding leaves unbound) proves nothing. Counts take in the
@@ -489,10 +490,10 @@ class Probe:
             return Answer("unknown", reason=f"unbound:{exc}")
         cs = [en]
         if changing:
-            keys = [k for k in sorted(after.terms, key=repr) if not after.terms[k].eq(self.s0.terms[k])]
+            keys = [k for k in sorted(after.terms, key=repr) if after.terms[k] is not self.s0.terms[k] and not after.terms[k].eq(self.s0.terms[k])]
             if not keys:
                 return Answer("unsat")
-            cs.append(z3.Or([after[k] != self.s0[k] for k in keys]))
+            cs.append(Or([after[k] != self.s0[k] for k in keys]))
         return self.session.check(cs + self._rest_facts(), "dead-used")
 
     def effect_guard(self, use: Use, effect: Effect, holds: bool) -> Answer:
@@ -506,12 +507,12 @@ class Probe:
                 at = []
                 for pc, b, before, _ in seen.get(id(effect), []):
                     g = self.world.sem.cond(effect.guard, b, before)
-                    at.append(z3.And(pc, g if holds else z3.Not(g)))
+                    at.append(And(pc, g if holds else Not(g)))
         except Unbound as exc:
             return Answer("unknown", reason=f"unbound:{exc}")
         if not at:
             return Answer("unsat")   # the resolution never reaches the effect
-        return self.session.check([en, z3.Or(at)] + self._rest_facts(), "dead-guard")
+        return self.session.check([en, Or(at)] + self._rest_facts(), "dead-guard")
 
     def effect_matters(self, use: Use, effect: Effect, alone: bool = False) -> Answer:
         """Is there a reachable state where the use is enabled and the effect changes the
@@ -527,10 +528,10 @@ class Probe:
                     pairs = [(after, self.world.run(self.s0, use.skill, use.binding))]
         except Unbound as exc:
             return Answer("unknown", reason=f"unbound:{exc}")
-        diff = [x[k] != y[k] for x, y in pairs for k in sorted(x.terms, key=repr) if not x.terms[k].eq(y.terms[k])]
+        diff = [x[k] != y[k] for x, y in pairs for k in sorted(x.terms, key=repr) if x.terms[k] is not y.terms[k] and not x.terms[k].eq(y.terms[k])]
         if not diff:
             return Answer("unsat")
-        return self.session.check([en, z3.Or(diff)] + self._rest_facts(), "dead-effect")
+        return self.session.check([en, Or(diff)] + self._rest_facts(), "dead-effect")
 
     def uncovered(self, use: Use, cases: list[Effect], context: list, subject, tiers: list) -> tuple[Answer, list]:
         """Is there a reachable state where the use is enabled, its resolution reaches the
@@ -545,15 +546,15 @@ class Probe:
                 if not first:
                     return Answer("unsat"), []
                 sem = self.world.sem
-                ctx = z3.Or([z3.And(pc, *[sem.cond(c, b, before) for c in context]) for pc, b, before, _ in first])
-                applies = [z3.And(pc, sem.cond(tier, b, before))
+                ctx = Or([And(pc, *[sem.cond(c, b, before) for c in context]) for pc, b, before, _ in first])
+                applies = [And(pc, sem.cond(tier, b, before))
                            for e, tier in zip(cases, tiers) for pc, b, before, _ in seen.get(id(e), [])]
                 _, b, before, _ = first[0]
                 value = self._value(subject, b, before)
                 known = self._stated(subject, b, before)
         except Unbound as exc:
             return Answer("unknown", reason=f"unbound:{exc}"), []
-        cs = [en, ctx, known, z3.Not(z3.Or(applies + [z3.BoolVal(False, self.world.ctx)]))] + self._rest_facts()
+        cs = [en, ctx, known, Not(Or(applies + [z3.BoolVal(False, self.world.ctx)]))] + self._rest_facts()
         values: list = []
         ans = self.session.check(cs, "uncovered-case")
         while ans.sat and len(values) < 3:
@@ -573,7 +574,7 @@ class Probe:
         if "strength" in subject:
             out = z3.RealVal(0, self.world.ctx)
             for i, g in reversed(sem.slots(subject["strength"], b, st)):
-                out = z3.If(g, sem.strength(st, i), out)
+                out = If(g, sem.strength(st, i), out)
             return out
         return sem.num(subject, b, st)
 
@@ -586,7 +587,7 @@ class Probe:
         stated = [r for r, role in self.world.rs.roles.items() if role.strength is not None and r in self.world.sorts.roles]
         out = sem.false()
         for i, g in reversed(sem.slots(subject["strength"], b, st)):
-            out = z3.If(g, z3.Or([st[("role", i)] == self.world.sorts.roles[r] for r in stated] + [sem.false()]), out)
+            out = If(g, Or([st[("role", i)] == self.world.sorts.roles[r] for r in stated] + [sem.false()]), out)
         return out
 
     def _resolution(self, use: Use) -> tuple:
@@ -691,9 +692,9 @@ def _nobody_to_pick(world: World, s0: State, use: Use, flt: dict, guard) -> list
     cs = [world.enabled(s0, use.skill, use.binding)]
     if guard is not None:
         cs.append(world.sem.cond(guard, bd, s0))
-    cs += [z3.Not(world.sem.filter(flt, i, bd, s0)) for i in range(world.k)]
+    cs += [Not(world.sem.filter(flt, i, bd, s0)) for i in range(world.k)]
     # and nobody outside the slots either (at a table)
-    cs += [z3.Or(z3.Not(g), n == 0) for g, n in world.sem.rest_matching(flt, bd, s0)]
+    cs += [Or(Not(g), n == 0) for g, n in world.sem.rest_matching(flt, bd, s0)]
     return cs
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import z3
 
 from ..domain import Effect, Ruleset
+from .connectives import And, If, Implies, Not, Or
 from .sorts import Sorts, State, StateFactory, cause_index
 
 # Effect kinds whose result lives outside the modelled state (feedback, uses, targeting):
@@ -65,13 +66,13 @@ class Semantics:
             # 指定若干名…: the player decides for each matching player whether it is included
             tag = f"any_of|{sorted(who['any_of'].items()) if who['any_of'] else ''}|" \
                   f"{sorted((k, v) for k, v in b.items() if isinstance(v, int))}"
-            return [(i, z3.And(z3.Bool(f"{tag}|{i}", self.ctx), self.filter(who["any_of"] or {}, i, b, st)))
+            return [(i, And(z3.Bool(f"{tag}|{i}", self.ctx), self.filter(who["any_of"] or {}, i, b, st)))
                     for i in range(self.k)]
         if isinstance(who, dict) and "random" in who:
             # 随机一名…: the solver picks the player; nobody is picked when nobody matches
             pick = z3.Int(f"random|{sorted(who['random'].items()) if who['random'] else ''}|"
                           f"{sorted((k, v) for k, v in b.items() if isinstance(v, int))}", self.ctx)
-            return [(i, z3.And(pick == i, self.filter(who["random"] or {}, i, b, st))) for i in range(self.k)]
+            return [(i, And(pick == i, self.filter(who["random"] or {}, i, b, st))) for i in range(self.k)]
         if isinstance(who, dict):
             return [(i, self.filter(who, i, b, st)) for i in range(self.k)]
         if isinstance(who, str) and who.startswith("holder:"):
@@ -102,64 +103,64 @@ class Semantics:
         for key, val in sorted(f.items()):
             vals = val if isinstance(val, list) else [val]
             if key == "alive":
-                parts.append(st[("alive", i)] if val else z3.Not(st[("alive", i)]))
+                parts.append(st[("alive", i)] if val else Not(st[("alive", i)]))
             elif key == "dead":
-                parts.append(z3.Not(st[("alive", i)]) if val else st[("alive", i)])
+                parts.append(Not(st[("alive", i)]) if val else st[("alive", i)])
             elif key == "other":
                 if "self" in b and val:
                     parts.append(self.true() if b["self"] != i else self.false())
             elif key == "faction":
-                parts.append(z3.Or([st[("faction", i)] == self.sorts.factions[self.canon(v)] for v in vals]))
+                parts.append(Or([st[("faction", i)] == self.sorts.factions[self.canon(v)] for v in vals]))
             elif key == "not_faction":
-                parts.append(z3.And([st[("faction", i)] != self.sorts.factions[self.canon(v)] for v in vals]))
+                parts.append(And([st[("faction", i)] != self.sorts.factions[self.canon(v)] for v in vals]))
             elif key == "initial_faction":
-                parts.append(z3.Or([self.initial_faction(st, i) == self.sorts.factions[self.canon(v)] for v in vals]))
+                parts.append(Or([self.initial_faction(st, i) == self.sorts.factions[self.canon(v)] for v in vals]))
             elif key == "role":
                 # an undefined role (terms kind undefined) is nobody's
-                parts.append(z3.Or([st[("role", i)] == self.sorts.roles[self.canon(v)] for v in vals
+                parts.append(Or([st[("role", i)] == self.sorts.roles[self.canon(v)] for v in vals
                                     if self.canon(v) in self.sorts.roles] + [self.false()]))
             elif key == "not_role":
-                parts.append(z3.And([st[("role", i)] != self.sorts.roles[self.canon(v)] for v in vals]))
+                parts.append(And([st[("role", i)] != self.sorts.roles[self.canon(v)] for v in vals]))
             elif key == "has_status":
-                parts.append(z3.And([self.has_status(st, i, v) for v in vals]))
+                parts.append(And([self.has_status(st, i, v) for v in vals]))
             elif key == "lacks_status":
-                parts.append(z3.And([z3.Not(self.has_status(st, i, v)) for v in vals]))
+                parts.append(And([Not(self.has_status(st, i, v)) for v in vals]))
             elif key == "label":
-                parts.append(z3.And([st[("label", i, self.canon(v))] for v in vals]))
+                parts.append(And([st[("label", i, self.canon(v))] for v in vals]))
             elif key == "not_label":
-                parts.append(z3.And([z3.Not(st[("label", i, self.canon(v))]) for v in vals]))
+                parts.append(And([Not(st[("label", i, self.canon(v))]) for v in vals]))
             elif key == "holds":
-                parts.append(z3.And([st[("item", v)] == i for v in vals]))
+                parts.append(And([st[("item", v)] == i for v in vals]))
             elif key == "dying":
-                parts.append(st[("dying", i)] if val else z3.Not(st[("dying", i)]))
+                parts.append(st[("dying", i)] if val else Not(st[("dying", i)]))
             elif key == "neighbour_of":
                 of, living = (val.get("of"), bool(val.get("living"))) if isinstance(val, dict) else (val, False)
-                parts.append(z3.Or([z3.And(g, self.neighbour(st, i, j, living)) for j, g in self.slots(of, b, st)]
+                parts.append(Or([And(g, self.neighbour(st, i, j, living)) for j, g in self.slots(of, b, st)]
                                    + [self.false()]))
             elif key == "voted_for":
                 # the ballot as cast (only voters cast one): the one voted out who voted for
                 # himself voted for him too; "alive: true" beside it keeps only the living
-                parts.append(z3.Or([z3.And(g, st[("ballot", i)] == j)
+                parts.append(Or([And(g, st[("ballot", i)] == j)
                                     for j, g in self.slots(val, b, st)] + [self.false()]))
             elif key == "voted_by":
-                parts.append(z3.Or([z3.And(st[("ballot", v)] == i, self.filter(val, v, b, st))
+                parts.append(Or([And(st[("ballot", v)] == i, self.filter(val, v, b, st))
                                     for v in range(self.k)] + [self.false()]))
             elif key == "top_voted":
-                top = z3.And([self.received(st, i) >= self.received(st, j) for j in range(self.k)]
+                top = And([self.received(st, i) >= self.received(st, j) for j in range(self.k)]
                              + [self.received(st, i) > 0])
-                parts.append(top if val else z3.Not(top))
+                parts.append(top if val else Not(top))
             elif key == "targeted":
                 chosen = b.get("$targets") or ((b["target"],) if "target" in b else ())
                 parts.append(self.true() if (i in chosen) == bool(val) else self.false())
             elif key == "used_tag_on":
-                parts.append(z3.Or([z3.And(g, self.used_tag_on(i, j, self.canon(val["tag"]), b))
+                parts.append(Or([And(g, self.used_tag_on(i, j, self.canon(val["tag"]), b))
                                     for j, g in self.slots(val.get("on"), b, st)] + [self.false()]))
             elif key == "any":
-                parts.append(z3.Or([self.filter(sub, i, b, st) for sub in val] + [self.false()]))
+                parts.append(Or([self.filter(sub, i, b, st) for sub in val] + [self.false()]))
             elif key == "all_of":   # internal: both filters (never written in a ruleset)
-                parts.append(z3.And([self.filter(sub, i, b, st) for sub in val] + [self.true()]))
+                parts.append(And([self.filter(sub, i, b, st) for sub in val] + [self.true()]))
             elif key == "not":      # internal
-                parts.append(z3.Not(self.filter(val, i, b, st)))
+                parts.append(Not(self.filter(val, i, b, st)))
             elif key == "if":
                 parts.append(self.cond(val, b, st))
             elif key == "strength":
@@ -168,7 +169,7 @@ class Semantics:
                 name, op, value = val
                 term = st[("counter", name)] if ("counter", name) in st.terms else st[("counter", name, i)]
                 parts.append(COMPARE[op](term, self.num(value, b, st)))
-        return z3.And(parts) if parts else self.true()
+        return And(parts) if parts else self.true()
 
     def rest_matching(self, f: dict, b: dict, st: State) -> list[tuple[z3.BoolRef, z3.ArithRef]]:
         """(the filter holds for a rest-of-table player of an identity, how many hold it) for
@@ -221,19 +222,19 @@ class Semantics:
             if hi - lo == 1:
                 return self.true()
             return rest_away if (hi - lo == k - 1 and k > 2) else self.false()
-        none_alive = lambda xs: z3.Not(z3.Or(xs + [self.false()]))
-        return z3.And(st[("alive", i)], z3.Or(none_alive(inner), z3.And(rest_away, none_alive(outer))))
+        none_alive = lambda xs: Not(Or(xs + [self.false()]))
+        return And(st[("alive", i)], Or(none_alive(inner), And(rest_away, none_alive(outer))))
 
     def voter(self, st: State, v: int) -> z3.BoolRef:
         """v casts a ballot: alive, or out with a status that keeps the vote (保留投票权)."""
         keep = [st[("status", v, s.name)] for s in self.rs.statuses.values() if s.keeps_vote]
-        return z3.Or([st[("alive", v)]] + keep)
+        return Or([st[("alive", v)]] + keep)
 
     def received(self, st: State, i: int) -> z3.ArithRef:
         """Votes i receives: the weights of the ballots that name i, plus extras. A ballot is
         cast only by a voter (the vote-out move) and still counts for that tally after its
         voter goes out (the one voted out voted too)."""
-        return z3.Sum([z3.If(st[("ballot", v)] == i, st[("votes", v)], 0)
+        return z3.Sum([If(st[("ballot", v)] == i, st[("votes", v)], 0)
                        for v in range(self.k)] + [st[("received", i)]])
 
     def strength(self, st: State, i: int) -> z3.ArithRef:
@@ -258,7 +259,7 @@ class Semantics:
         if key not in cache:
             term = default
             for name, role in sorted(self.rs.roles.items()):
-                term = z3.If(role_term == self.sorts.roles[name], value(name, role), term)
+                term = If(role_term == self.sorts.roles[name], value(name, role), term)
             cache[key] = (role_term, term)  # keep the term alive so its id is not reused
         return cache[key][1]
 
@@ -270,21 +271,21 @@ class Semantics:
         if not isinstance(n, dict):
             return z3.IntVal(0, self.ctx)
         if "count" in n:
-            return z3.Sum([z3.If(self.filter(n["count"], i, b, st), 1, 0) for i in range(self.k)] +
-                          [z3.If(g, c, 0) for g, c in self.rest_matching(n["count"], b, st)] + [z3.IntVal(0, self.ctx)])
+            return z3.Sum([If(self.filter(n["count"], i, b, st), 1, 0) for i in range(self.k)] +
+                          [If(g, c, 0) for g, c in self.rest_matching(n["count"], b, st)] + [z3.IntVal(0, self.ctx)])
         if "counter" in n:
             return self.counter_term(n["counter"], n.get("who"), b, st)
         if "players" in n:
             return self.table.n if self.table is not None else z3.IntVal(self.k, self.ctx)
         if "vote_weights" in n:  # the votes a group can cast: the sum of its members' vote weights
-            return z3.Sum([z3.If(self.filter(n["vote_weights"], i, b, st), st[("votes", i)], 0) for i in range(self.k)]
-                          + [z3.If(g, c, 0) for g, c in self.rest_matching(n["vote_weights"], b, st)]
+            return z3.Sum([If(self.filter(n["vote_weights"], i, b, st), st[("votes", i)], 0) for i in range(self.k)]
+                          + [If(g, c, 0) for g, c in self.rest_matching(n["vote_weights"], b, st)]
                           + [z3.IntVal(0, self.ctx)])
         if "votes_for" in n:
-            return z3.Sum([z3.If(g, self.received(st, i), 0) for i, g in self.slots(n["votes_for"], b, st)]
+            return z3.Sum([If(g, self.received(st, i), 0) for i, g in self.slots(n["votes_for"], b, st)]
                           + [z3.IntVal(0, self.ctx)])
         if "strength" in n:
-            return z3.Sum([z3.If(g, self.strength(st, i), 0) for i, g in self.slots(n["strength"], b, st)]
+            return z3.Sum([If(g, self.strength(st, i), 0) for i, g in self.slots(n["strength"], b, st)]
                           + [z3.RealVal(0, self.ctx)])
         for op in ("add", "sub", "mul"):
             if op in n:
@@ -303,7 +304,7 @@ class Semantics:
             return a / d
         if "abs" in n:
             a = self.num(n["abs"], b, st)
-            return z3.If(a >= 0, a, -a)
+            return If(a >= 0, a, -a)
         return z3.IntVal(0, self.ctx)
 
     def counter_term(self, name: str, who: Any, b: dict, st: State) -> z3.ArithRef:
@@ -318,11 +319,11 @@ class Semantics:
         if c is False:
             return self.false()
         if "all" in c:
-            return z3.And([self.cond(x, b, st) for x in c["all"]] + [self.true()])
+            return And([self.cond(x, b, st) for x in c["all"]] + [self.true()])
         if "any" in c:
-            return z3.Or([self.cond(x, b, st) for x in c["any"]] + [self.false()])
+            return Or([self.cond(x, b, st) for x in c["any"]] + [self.false()])
         if "not" in c:
-            return z3.Not(self.cond(c["not"], b, st))
+            return Not(self.cond(c["not"], b, st))
         if "cause" in c:
             cause = b.get("$cause")
             if cause is not None and cause != c["cause"]:
@@ -354,13 +355,13 @@ class Semantics:
                 if skill not in {s.name for s in self.rs.skills}:
                     return self.false()  # an undefined skill is never used
                 known = b.get(f"${key}")
-                return z3.Or([z3.And(g, self.true() if known is not None and (i, skill) in known else
+                return Or([And(g, self.true() if known is not None and (i, skill) in known else
                                      z3.Bool(f"{key}|{i}|{skill}", self.ctx)) for i, g in self.slots(who, b, st)]
                              + [self.false()])
         if "distinct" in c:
             attr = {"faction": lambda i: st[("faction", i)], "initial_faction": lambda i: self.initial_faction(st, i),
                     "role": lambda i: st[("role", i)]}[c["by"]]
-            return z3.And([z3.Implies(z3.And(self.filter(c["distinct"], i, b, st), self.filter(c["distinct"], j, b, st)),
+            return And([Implies(And(self.filter(c["distinct"], i, b, st), self.filter(c["distinct"], j, b, st)),
                                       attr(i) != attr(j)) for i in range(self.k) for j in range(i + 1, self.k)]
                           + [self.true()])
         if "reading" in c:
@@ -372,7 +373,7 @@ class Semantics:
                 return self.false()
             lost = self.cond(f.lose, {}, st) if f.lose else self.false()
             key = ("lose", f.name)
-            return z3.Or(lost, st[key]) if key in st.terms else lost
+            return Or(lost, st[key]) if key in st.terms else lost
         if "opaque" in c:
             key = repr(sorted(c.items(), key=repr))
             if key not in self.opaque_conditions:
@@ -383,9 +384,9 @@ class Semantics:
                 who, name = c[key]
                 flt = {"has_status": {"has_status": name}, "faction": {"faction": name}, "role": {"role": name},
                        "label": {"label": name}, "holds": {"holds": name}}[key]
-                return z3.Or([z3.And(g, self.filter(flt, i, b, st)) for i, g in self.slots(who, b, st)] + [self.false()])
+                return Or([And(g, self.filter(flt, i, b, st)) for i, g in self.slots(who, b, st)] + [self.false()])
         if "alive" in c:
-            return z3.Or([z3.And(g, st[("alive", i)]) for i, g in self.slots(c["alive"], b, st)] + [self.false()])
+            return Or([And(g, st[("alive", i)]) for i, g in self.slots(c["alive"], b, st)] + [self.false()])
         if "is" in c:
             a, bb = (self.one(x, b, st) for x in c["is"])
             return self.true() if a == bb else self.false()
@@ -396,11 +397,11 @@ class Semantics:
             return self.true() if phase == c["phase"] or self.rs.window_of(phase) == c["phase"] else self.false()
         if "every" in c:
             every = {"all_of": [c["every"], {"not": c.get("satisfies") or {}}]}
-            return z3.And([z3.Implies(self.filter(c["every"], i, b, st), self.filter(c.get("satisfies") or {}, i, b, st))
-                           for i in range(self.k)] + [z3.Implies(g, n == 0) for g, n in self.rest_matching(every, b, st)])
+            return And([Implies(self.filter(c["every"], i, b, st), self.filter(c.get("satisfies") or {}, i, b, st))
+                           for i in range(self.k)] + [Implies(g, n == 0) for g, n in self.rest_matching(every, b, st)])
         if "none" in c:
-            return z3.And([z3.Not(self.filter(c["none"], i, b, st)) for i in range(self.k)] +
-                          [z3.Implies(g, n == 0) for g, n in self.rest_matching(c["none"], b, st)])
+            return And([Not(self.filter(c["none"], i, b, st)) for i in range(self.k)] +
+                          [Implies(g, n == 0) for g, n in self.rest_matching(c["none"], b, st)])
         op = COMPARE[c.get("op", ">=")]
         if "count" in c:
             return op(self.num({"count": c["count"]}, b, st), self.num(c.get("value", 1), b, st))
@@ -414,24 +415,24 @@ class Semantics:
     def blocked(self, st: State, i: int, what: str, cause: str | None = None) -> z3.BoolRef:
         blockers = [s for s in self.rs.statuses.values()
                     if what in s.blocks and not (cause and cause in s.except_causes)]
-        return z3.Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
+        return Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
 
     def skills_blocked(self, st: State, i: int, skill) -> z3.BoolRef:
         """A status that blocks skills, unless it leaves this one alone (except_skills)."""
         blockers = [s for s in self.rs.statuses.values() if "skills" in s.blocks and skill.name not in s.except_skills]
-        return z3.Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
+        return Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
 
     def tags_blocked(self, st: State, i: int, skill) -> z3.BoolRef:
         """A status that blocks only skills with certain tags (当晚发动的<普通>技能失效)."""
         tags = {self.canon(t) for t in skill.tags}
         blockers = [s for s in self.rs.statuses.values()
                     if tags & s.blocks_tags and not tags & s.except_tags]
-        return z3.Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
+        return Or([st[("status", i, s.name)] for s in blockers] + [self.false()])
 
     def apply(self, e: Effect, st: State, b: dict, pc: z3.BoolRef | None = None) -> State:
         pc = self.true() if pc is None else pc
         if e.guard is not None:
-            pc = z3.And(pc, self.cond(e.guard, b, st))
+            pc = And(pc, self.cond(e.guard, b, st))
         handler = getattr(self, f"_e_{e.kind}", None)
         new = handler(e, e.args if isinstance(e.args, dict) else {"value": e.args}, st, b, pc) if handler else st
         for sub in e.instead:
@@ -446,11 +447,11 @@ class Semantics:
         upd = {}
         for i, g in self.slots(a.get("who", "self"), b, st):
             for uid in uids:
-                upd |= self._upd(st, ("spent", i, uid), z3.And(pc, g), z3.IntVal(0, self.ctx))
+                upd |= self._upd(st, ("spent", i, uid), And(pc, g), z3.IntVal(0, self.ctx))
         return st.set(upd)
 
     def _upd(self, st: State, key, pc, value) -> dict:
-        return {key: z3.If(pc, value, st[key])}
+        return {key: If(pc, value, st[key])}
 
     def _e_set_faction(self, e, a, st, b, pc):
         to = a.get("to")
@@ -462,7 +463,7 @@ class Semantics:
                 val = self.initial_faction(st, i)
             else:
                 val = self.sorts.factions[self.canon(to)]
-            ok = z3.And(pc, g, z3.Not(self.blocked(st, i, "faction_change")) if not e.force else self.true())
+            ok = And(pc, g, Not(self.blocked(st, i, "faction_change")) if not e.force else self.true())
             upd |= self._upd(st, ("faction", i), ok, val)
         return st.set(upd)
 
@@ -477,7 +478,7 @@ class Semantics:
         upd = {}
         for i, g in self.slots(a.get("who"), b, st):
             for s in self._status_names(a["status"]):
-                ok = z3.And(pc, g, z3.Not(self.blocked(st, i, "status_gain")) if not e.force else self.true())
+                ok = And(pc, g, Not(self.blocked(st, i, "status_gain")) if not e.force else self.true())
                 upd |= self._upd(st, ("status", i, s), ok, self.true())
         return st.set(upd)
 
@@ -486,7 +487,7 @@ class Semantics:
         for i, g in self.slots(a.get("who"), b, st):
             for s in self._status_names(a["status"]):
                 if not self.rs.statuses[s].permanent:
-                    upd |= self._upd(st, ("status", i, s), z3.And(pc, g), self.false())
+                    upd |= self._upd(st, ("status", i, s), And(pc, g), self.false())
         return st.set(upd)
 
     def _e_swap(self, e, a, st, b, pc):
@@ -533,7 +534,7 @@ class Semantics:
 
     def reading_domain(self) -> list:
         """Every ambiguity is read as one of its options."""
-        return [z3.And(self.reading_var(a["name"]) >= 0, self.reading_var(a["name"]) < len(a["options"]))
+        return [And(self.reading_var(a["name"]) >= 0, self.reading_var(a["name"]) < len(a["options"]))
                 for a in self.rs.ambiguities]
 
     def cause_is(self, st: State, i: int, cause: str) -> z3.BoolRef:
@@ -554,8 +555,8 @@ class Semantics:
         kind = a.get("kind")
         upd = {}
         for i, g in self.slots(a.get("who"), b, st):
-            immune = z3.Or(self.blocked(st, i, "damage", kind), self.blocked(st, i, "out", kind))
-            ok = z3.And(pc, g, st[("alive", i)], z3.Not(immune) if not e.force else self.true())
+            immune = Or(self.blocked(st, i, "damage", kind), self.blocked(st, i, "out", kind))
+            ok = And(pc, g, st[("alive", i)], Not(immune) if not e.force else self.true())
             upd |= self._upd(st, ("dying", i), ok, self.true())
             upd |= self._cause(st, i, ok, kind, b)
         return st.set(upd)
@@ -564,7 +565,7 @@ class Semantics:
         cause = a.get("cause")
         upd = {}
         for i, g in self.slots(a.get("who"), b, st):
-            ok = z3.And(pc, g, st[("alive", i)], z3.Not(self.blocked(st, i, "out", cause)) if not e.force else self.true())
+            ok = And(pc, g, st[("alive", i)], Not(self.blocked(st, i, "out", cause)) if not e.force else self.true())
             upd |= self._upd(st, ("alive", i), ok, self.false())
             upd |= self._upd(st, ("dying", i), ok, self.false())
             upd |= self._cause(st, i, ok, cause, b)
@@ -573,13 +574,13 @@ class Semantics:
     def _e_prevent_out(self, e, a, st, b, pc):
         upd = {}
         for i, g in self.slots(a.get("who", "victim" if "victim" in b else "self"), b, st):
-            upd |= self._upd(st, ("dying", i), z3.And(pc, g), self.false())
+            upd |= self._upd(st, ("dying", i), And(pc, g), self.false())
         return st.set(upd)
 
     def _e_revive(self, e, a, st, b, pc):
         upd = {}
         for i, g in self.slots(a.get("who"), b, st):
-            upd |= self._upd(st, ("alive", i), z3.And(pc, g), self.true())
+            upd |= self._upd(st, ("alive", i), And(pc, g), self.true())
         return st.set(upd)
 
     def _e_set_role(self, e, a, st, b, pc):
@@ -591,10 +592,10 @@ class Semantics:
                 val = cur
                 for name, role in sorted(self.rs.roles.items()):
                     if role.flip_to and role.flip_to in self.sorts.roles:
-                        val = z3.If(cur == self.sorts.roles[name], self.sorts.roles[role.flip_to], val)
+                        val = If(cur == self.sorts.roles[name], self.sorts.roles[role.flip_to], val)
             else:
                 val = self.sorts.roles[self.canon(to)]
-            upd |= self._upd(st, ("role", i), z3.And(pc, g), val)
+            upd |= self._upd(st, ("role", i), And(pc, g), val)
         return st.set(upd)
 
     def _skill_names(self, name: str) -> list[str]:
@@ -605,25 +606,25 @@ class Semantics:
         uids, _ = self.rs.granted_by(e)
         for i, g in self.slots(a.get("who", "self"), b, st):
             for sk in self._skill_names(a["skill"]):
-                upd |= self._upd(st, ("lost", i, sk), z3.And(pc, g), self.false())
+                upd |= self._upd(st, ("lost", i, sk), And(pc, g), self.false())
             for uid in uids:  # a new skill, held from now on whatever the identity
-                upd |= self._upd(st, ("gained", i, uid), z3.And(pc, g), self.true())
+                upd |= self._upd(st, ("gained", i, uid), And(pc, g), self.true())
         return st.set(upd)
 
     def _e_lose_skill(self, e, a, st, b, pc):
         upd = {}
         for i, g in self.slots(a.get("who", "self"), b, st):
             for sk in self._skill_names(a["skill"]):
-                upd |= self._upd(st, ("lost", i, sk), z3.And(pc, g), self.true())
+                upd |= self._upd(st, ("lost", i, sk), And(pc, g), self.true())
             for key in [k for k in st.terms if k[0] == "gained" and k[1] == i]:
                 if a["skill"] == "$all" or key[2].split("/", 1)[-1] == a["skill"]:
-                    upd |= self._upd(st, key, z3.And(pc, g), self.false())
+                    upd |= self._upd(st, key, And(pc, g), self.false())
         return st.set(upd)
 
     def _e_add_label(self, e, a, st, b, pc):
         upd = {}
         for i, g in self.slots(a.get("who"), b, st):
-            upd |= self._upd(st, ("label", i, self.canon(a["label"])), z3.And(pc, g), self.true())
+            upd |= self._upd(st, ("label", i, self.canon(a["label"])), And(pc, g), self.true())
         return st.set(upd)
 
     def _e_remove_label(self, e, a, st, b, pc):
@@ -632,7 +633,7 @@ class Semantics:
         if not lab.removable:
             return st
         for i, g in self.slots(a.get("who"), b, st):
-            upd |= self._upd(st, ("label", i, lab.name), z3.And(pc, g), self.false())
+            upd |= self._upd(st, ("label", i, lab.name), And(pc, g), self.false())
         return st.set(upd)
 
     def _e_counter(self, e, a, st, b, pc):
@@ -646,7 +647,7 @@ class Semantics:
             new = z3.ToInt(new)
         spec = self.rs.counters[name]
         if spec.min is not None:
-            new = z3.If(new < spec.min, spec.min, new)
+            new = If(new < spec.min, spec.min, new)
         return st.set(self._upd(st, key, pc, new))
 
     def _vote_count(self, head: str, a, st, b, pc, default_who):
@@ -657,7 +658,7 @@ class Semantics:
             new = val if a.get("op") == "set" else st[(head, i)] + val
             if isinstance(new, z3.ArithRef) and new.is_real() and not self.factory.vocab.fractional_votes:
                 new = z3.ToInt(new)   # whole votes, unless the text gives a fractional weight
-            upd |= self._upd(st, (head, i), z3.And(pc, g), new)
+            upd |= self._upd(st, (head, i), And(pc, g), new)
         return st.set(upd)
 
     def _e_vote_weight(self, e, a, st, b, pc):
@@ -674,7 +675,7 @@ class Semantics:
         for i, g in self.slots(a.get("who", "self"), b, st):
             key = ("extra", i, a.get("skill"))
             if key in st.terms:
-                upd |= self._upd(st, key, z3.And(pc, g), z3.If(st[key] < count, count, st[key]))
+                upd |= self._upd(st, key, And(pc, g), If(st[key] < count, count, st[key]))
         return st.set(upd)
 
     def _e_give_item(self, e, a, st, b, pc):
@@ -690,13 +691,13 @@ class Semantics:
     def _e_win(self, e, a, st, b, pc):
         upd = {}
         for f, g in self._faction_of(a.get("value", a.get("faction", "$self")), b, st):
-            upd |= self._upd(st, ("win", f), z3.And(pc, g), self.true())
+            upd |= self._upd(st, ("win", f), And(pc, g), self.true())
         return st.set(upd)
 
     def _e_lose(self, e, a, st, b, pc):
         upd = {}
         for f, g in self._faction_of(a.get("value", a.get("faction", "$self")), b, st):
-            upd |= self._upd(st, ("lose", f), z3.And(pc, g), self.true())
+            upd |= self._upd(st, ("lose", f), And(pc, g), self.true())
         return st.set(upd)
 
     def _e_choose(self, e, a, st, b, pc):
@@ -705,7 +706,7 @@ class Semantics:
         pick = z3.Int(f"choice|{e.uid}|{sorted(b.items())}", self.ctx)
         for j, option in enumerate(e.options):
             for sub in option:
-                st = self.apply(sub, st, b, z3.And(pc, pick == j))
+                st = self.apply(sub, st, b, And(pc, pick == j))
         return st
 
     def _e_opaque(self, e, a, st, b, pc):
@@ -724,10 +725,10 @@ class Semantics:
                 g = guards[key[1]] if per_player else self.true()
                 fresh = self.factory.havoc(key, st[key])
                 if self._monotone(key):
-                    fresh = z3.Or(st[key], fresh)  # a permanent status / fixed label is never lost
+                    fresh = Or(st[key], fresh)  # a permanent status / fixed label is never lost
                 if key[0] == "faction":
-                    g = z3.And(g, z3.Not(self.blocked(st, key[1], "faction_change")))  # [忠诚] still holds
-                upd[key] = z3.If(z3.And(pc, g), fresh, st[key])
+                    g = And(g, Not(self.blocked(st, key[1], "faction_change")))  # [忠诚] still holds
+                upd[key] = If(And(pc, g), fresh, st[key])
         return st.set(upd)
 
     def _monotone(self, key) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from .connectives import And, Or
 from .decode import concrete
 from .reach import bindings_for
 from .semantics import Unbound
@@ -235,7 +236,7 @@ class SmtPick:
                     parts.append(world.sem.cond({"none": flt}, bd, pre))
                 except Unbound:
                     continue
-                self.goals.append((b, z3.And(parts)))
+                self.goals.append((b, And(parts)))
 
     def at(self, n: int | None) -> AtCount:
         if not self.goals:
@@ -243,7 +244,7 @@ class SmtPick:
         if self.tbl is not None and n is not None and n < self.world.k:
             return AtCount(n, "unknown", reason="slots")   # the table cannot seat the model's slots
         fix = [self.tbl.n == n] if self.tbl is not None and n is not None else []
-        ans = self.solver.check(self.base + fix + [z3.Or([g for _, g in self.goals])], "setup-pick", rlimit=self.rlimit)
+        ans = self.solver.check(self.base + fix + [Or([g for _, g in self.goals])], "setup-pick", rlimit=self.rlimit)
         got = _at(n or self.world.k, ans)
         if ans.sat:
             m = ans.model

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from .connectives import And, If, Or
 from .sorts import State
 
 # a setup that leaves the top of the player range open is tried up to this many above its minimum
@@ -127,7 +128,7 @@ def deal_table(world, init: State) -> Table | None:
             cs += [cards[r] == 0 for r in dealable if r not in grouped]
     cs.append(z3.Sum([dealt[r] for r in dealable] + [z3.IntVal(0, ctx)]) == n)
     for r in dealable:
-        in_slots = z3.Sum([z3.If(init[("role", i)] == world.sorts.roles[r], 1, 0) for i in range(world.k)])
+        in_slots = z3.Sum([If(init[("role", i)] == world.sorts.roles[r], 1, 0) for i in range(world.k)])
         cs += [rest[r] == dealt[r] - in_slots, rest[r] >= 0, init[("rest", r)] == rest[r]]
     with at_table(world, tbl):
         # what the text ties together at the deal (e.g. as many of X as of Y)
@@ -147,11 +148,11 @@ def _dealt_case(sem, init: State, d: dict) -> z3.BoolRef:
             continue
         p = sem.num(case["percent"], {}, init)
         if case.get("max") is not None:
-            p = z3.If(p > case["max"], case["max"], p)
+            p = If(p > case["max"], case["max"], p)
         if case.get("min") is not None:
-            p = z3.If(p < case["min"], case["min"], p)
-        options.append(z3.And(of == case["value"], p > 0))
-    return z3.Or(options + [z3.BoolVal(False, init[("alive", 0)].ctx)])
+            p = If(p < case["min"], case["min"], p)
+        options.append(And(of == case["value"], p > 0))
+    return Or(options + [z3.BoolVal(False, init[("alive", 0)].ctx)])
 
 
 def _values_of(world, st: State, role: str) -> dict:

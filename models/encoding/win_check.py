@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import z3
 
 from ..domain import Skill
+from .connectives import And, Not, Or
 from .reach import Move, Trace, Transitions, bounded_trace, faction_goal, game_over, settled, setup_skills, unrolled
 from .semantics import Unbound
 from .solver import Answer, Solver
@@ -34,9 +35,9 @@ def _changes(world: World, before, after, mv: Move) -> z3.BoolRef:
     victim = dict(mv.binding.others).get("victim", mv.binding.self_slot)
     # the going out it answers is the one the last move made
     fresh = before[("alive", victim)]
-    differ = z3.Or([faction_goal(world, after, f) != faction_goal(world, shot, f)
+    differ = Or([faction_goal(world, after, f) != faction_goal(world, shot, f)
                     for f in sorted(rs.factions) if not rs.factions[f].shares_win] + [z3.BoolVal(False, world.ctx)])
-    return z3.And(en, fresh, differ)
+    return And(en, fresh, differ)
 
 
 def _winners(world: World, m, st) -> tuple[str, ...]:
@@ -62,7 +63,7 @@ def _any_step(world: World, skills: list[Skill]):
         day = z3.Int("wc_day", world.ctx)
         with at_table(world, tbl):
             after, extra = trans.step(before, z3.Int("wc_move", world.ctx), day)
-            cs = base + extra + [day >= 1, z3.Not(game_over(world, before)), game_over(world, after)]
+            cs = base + extra + [day >= 1, Not(game_over(world, before)), game_over(world, after)]
         cache[key] = (before, after, trans.moves, cs, tbl)
     return cache[key]
 
@@ -72,7 +73,7 @@ def could_change_winners(world: World, solver: Solver, skill: Skill, skills: lis
     could be in? No (unsat) settles the question without a game: a cheap sufficient proof."""
     before, after, moves, cs, tbl = _any_step(world, skills)
     with at_table(world, tbl):
-        changes = z3.Or([_changes(world, before, after, mv) for mv in moves if mv.skill is skill] +
+        changes = Or([_changes(world, before, after, mv) for mv in moves if mv.skill is skill] +
                         [z3.BoolVal(False, world.ctx)])
     return not solver.check(cs + [changes], "wincheck-step", rlimit=solver.rlimit * 20).unsat
 
@@ -84,8 +85,8 @@ def trigger_after_win(world: World, solver, skill: Skill, skills: list[Skill], d
     moves = [mv for mv in u.trans.moves if mv.skill is skill]
 
     def goal(before, after):
-        return z3.And(z3.Not(game_over(world, before)), game_over(world, after),
-                      z3.Or([_changes(world, before, after, mv) for mv in moves] + [z3.BoolVal(False, world.ctx)]))
+        return And(Not(game_over(world, before)), game_over(world, after),
+                      Or([_changes(world, before, after, mv) for mv in moves] + [z3.BoolVal(False, world.ctx)]))
 
     trace = bounded_trace(world, solver, goal, depth, "wincheck", skills, quiet=quiet, pair=True, retry=True,
                           budget=WINCHECK_BUDGET)

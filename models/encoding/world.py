@@ -8,6 +8,7 @@ from functools import cached_property
 import z3
 
 from ..domain import Ruleset, Skill
+from .connectives import And, If, Implies, Not, Or
 from .quiet import needs_living_holder, on_own_going_out
 from .semantics import Semantics, Unbound, writes_of
 from .sorts import GOING_OUT_EVENTS, REDIRECT_KINDS, State, StateFactory, Vocabulary, make_sorts
@@ -281,29 +282,29 @@ class World:
         present = [r for r in sorted(self.rs.roles) if self.role_present(r)]
         for i in range(self.k):
             role = st[("role", i)]
-            cs.append(z3.Or([role == sorts.roles[r] for r in present]))
+            cs.append(Or([role == sorts.roles[r] for r in present]))
             cs.append(st[("votes", i)] >= 0)
             if self.vocab.causes:
-                cs.append(z3.And(st[("cause", i)] >= 0, st[("cause", i)] <= len(self.vocab.causes)))
+                cs.append(And(st[("cause", i)] >= 0, st[("cause", i)] <= len(self.vocab.causes)))
             if self.vocab.redirects:
-                cs.append(z3.And(st[("redir", i)] >= 0, st[("redir", i)] < self.k))
+                cs.append(And(st[("redir", i)] >= 0, st[("redir", i)] < self.k))
             if self.vocab.killers:
-                cs.append(z3.And(st[("by", i)] >= -1, st[("by", i)] < self.k))
+                cs.append(And(st[("by", i)] >= -1, st[("by", i)] < self.k))
             if self.vocab.ballots:
-                cs.append(z3.And(st[("ballot", i)] >= -1, st[("ballot", i)] < self.k))
+                cs.append(And(st[("ballot", i)] >= -1, st[("ballot", i)] < self.k))
             if self.vocab.dealt:
                 dealt = [r for r in sorted(self.rs.roles) if not self.rs.roles[r].created and self.rs.roles[r].count != 0]
-                cs.append(z3.Or([st[("dealt", i)] == sorts.roles[r] for r in dealt] + [z3.BoolVal(False, self.ctx)]))
+                cs.append(Or([st[("dealt", i)] == sorts.roles[r] for r in dealt] + [z3.BoolVal(False, self.ctx)]))
                 # an identity no effect produces is the dealt one
-                cs.append(z3.Or([st[("role", i)] == st[("dealt", i)]] +
+                cs.append(Or([st[("role", i)] == st[("dealt", i)]] +
                                 [role == sorts.roles[r] for r in present if not self.role_fixed(r) and r in sorts.roles]))
                 # a produced identity comes from a dealt one that can turn into it
                 for r in present:
                     if self.role_fixed(r) or r not in sorts.roles or r in self.created_roles:
                         continue  # a created character has no dealt card of its own
                     origins = [d for d in dealt if r in self.becomes({d})]
-                    cs.append(z3.Implies(role == sorts.roles[r],
-                                         z3.Or([st[("dealt", i)] == sorts.roles[d] for d in origins] +
+                    cs.append(Implies(role == sorts.roles[r],
+                                         Or([st[("dealt", i)] == sorts.roles[d] for d in origins] +
                                                [z3.BoolVal(False, self.ctx)])))
             any_faction = bool(prod["any_faction"])
             if not any_faction:
@@ -313,58 +314,58 @@ class World:
                     if f not in sorts.factions:
                         continue
                     who = z3.BoolVal(True, self.ctx) if roles is None else \
-                        z3.Or([role == sorts.roles[r] for r in sorted(roles) if r in sorts.roles] + [z3.BoolVal(False, self.ctx)])
-                    ways.append(z3.And(st[("faction", i)] == sorts.factions[f], who))
-                cs.append(z3.Or(ways))
+                        Or([role == sorts.roles[r] for r in sorted(roles) if r in sorts.roles] + [z3.BoolVal(False, self.ctx)])
+                    ways.append(And(st[("faction", i)] == sorts.factions[f], who))
+                cs.append(Or(ways))
             # a status or label no effect grants can only come from the dealt identity
             unfixed = [sorts.roles[r] for r in present if not self.role_fixed(r)]
             for s in self.vocab.statuses:
                 if s not in prod["status"] and not prod["any_status"]:
                     origin = [sorts.roles[r] for r in present if s in self.initial_statuses(r)] + unfixed
-                    cs.append(z3.Implies(st[("status", i, s)], z3.Or([role == r for r in origin] + [z3.BoolVal(False, self.ctx)])))
+                    cs.append(Implies(st[("status", i, s)], Or([role == r for r in origin] + [z3.BoolVal(False, self.ctx)])))
             for lab in self.vocab.labels:
                 if lab not in prod["label"]:
                     origin = [sorts.roles[r] for r in present if lab in self.initial_labels(r)] + unfixed
-                    cs.append(z3.Implies(st[("label", i, lab)], z3.Or([role == r for r in origin] + [z3.BoolVal(False, self.ctx)])))
+                    cs.append(Implies(st[("label", i, lab)], Or([role == r for r in origin] + [z3.BoolVal(False, self.ctx)])))
                 spec = self.rs.labels[lab]
                 for s in spec.implies_statuses:
-                    cs.append(z3.Implies(st[("label", i, lab)], st[("status", i, sem.canon(s))]))
+                    cs.append(Implies(st[("label", i, lab)], st[("status", i, sem.canon(s))]))
                 for sub in spec.implies_labels:
-                    cs.append(z3.Implies(st[("label", i, lab)], st[("label", i, sem.canon(sub))]))
+                    cs.append(Implies(st[("label", i, lab)], st[("label", i, sem.canon(sub))]))
             for sk in self.vocab.skills:
                 if sk not in prod["lost"] and "*" not in prod["lost"] and "$all" not in prod["lost"]:
-                    cs.append(z3.Not(st[("lost", i, sk)]))
+                    cs.append(Not(st[("lost", i, sk)]))
             for sk in self.vocab.gained:
                 gainers = self.gainers(sk)
                 if gainers is not None:
                     # only a holder of a skill that grants it to itself can have gained it
                     # (or what that holder can turn into)
                     ok = [role == sorts.roles[r] for r in sorted(self.becomes(gainers)) if r in sorts.roles]
-                    cs.append(z3.Implies(st[("gained", i, sk)], z3.Or(ok + [z3.BoolVal(False, self.ctx)])))
+                    cs.append(Implies(st[("gained", i, sk)], Or(ok + [z3.BoolVal(False, self.ctx)])))
             for rname in present:
                 if not self.role_fixed(rname):
                     continue
                 is_r = role == sorts.roles[rname]
                 for s in sorted(self.initial_statuses(rname)):
                     if self.rs.statuses[s].permanent:
-                        cs.append(z3.Implies(is_r, st[("status", i, s)]))
+                        cs.append(Implies(is_r, st[("status", i, s)]))
                         if "faction_change" in self.rs.statuses[s].blocks:
-                            cs.append(z3.Implies(is_r, st[("faction", i)] == sorts.factions[sem.canon(self.rs.roles[rname].faction)]))
+                            cs.append(Implies(is_r, st[("faction", i)] == sorts.factions[sem.canon(self.rs.roles[rname].faction)]))
                 for lab in sorted(self.initial_labels(rname)):
                     if not self.rs.labels[lab].removable:
-                        cs.append(z3.Implies(is_r, st[("label", i, lab)]))
+                        cs.append(Implies(is_r, st[("label", i, lab)]))
         if self.vocab.dealt:
             # the dealt cards keep the setup's card counts
             for rname in sorted(self.rs.roles):
                 role = self.rs.roles[rname]
                 if isinstance(role.count, int) and not isinstance(role.count, bool) and not role.created and rname in sorts.roles:
-                    cs.append(z3.Sum([z3.If(st[("dealt", i)] == sorts.roles[rname], 1, 0) for i in range(self.k)]) <= role.count)
+                    cs.append(z3.Sum([If(st[("dealt", i)] == sorts.roles[rname], 1, 0) for i in range(self.k)]) <= role.count)
         for rname in present:
             role = self.rs.roles[rname]
             # Identity cards are not created by an opaque swap: counts hold unless an effect
             # explicitly turns someone into this role (stated as an assumption in the report).
             if isinstance(role.count, int) and self.role_counted(rname):
-                cs.append(z3.Sum([z3.If(st[("role", i)] == sorts.roles[rname], 1, 0) for i in range(self.k)]) <= role.count)
+                cs.append(z3.Sum([If(st[("role", i)] == sorts.roles[rname], 1, 0) for i in range(self.k)]) <= role.count)
         for name in self.vocab.global_counters + self.vocab.player_counters:
             spec = self.rs.counters[name]
             keys = [k for k in st.terms if k[0] == "counter" and k[1] == name]
@@ -374,19 +375,19 @@ class World:
                 if spec.max is not None:
                     cs.append(st[key] <= spec.max)
         for it in self.vocab.items:
-            cs.append(z3.And(st[("item", it)] >= -1, st[("item", it)] < self.k))
+            cs.append(And(st[("item", it)] >= -1, st[("item", it)] < self.k))
             receivers = self.receivers(it)
             if receivers is not None:
                 # only a player whose own skill takes the item can hold it (or what they turn into)
                 ok = sorted(r for r in self.becomes(receivers) if r in sorts.roles)
-                cs += [z3.Implies(st[("item", it)] == i, z3.Or([st[("role", i)] == sorts.roles[r] for r in ok] +
+                cs += [Implies(st[("item", it)] == i, Or([st[("role", i)] == sorts.roles[r] for r in ok] +
                                                              [z3.BoolVal(False, self.ctx)])) for i in range(self.k)]
         cs += [st[("rest", r)] >= 0 for r in self.vocab.rest_roles]
         for f in self.vocab.factions:
-            cs.append(z3.Not(st[("win", f)]))
-            cs.append(z3.Not(st[("lose", f)]))
+            cs.append(Not(st[("win", f)]))
+            cs.append(Not(st[("lose", f)]))
         for uid, count in self.vocab.limited:
-            cs += [z3.And(st[("spent", i, uid)] >= 0, st[("spent", i, uid)] <= count) for i in range(self.k)]
+            cs += [And(st[("spent", i, uid)] >= 0, st[("spent", i, uid)] <= count) for i in range(self.k)]
         cs += [st[("extra", i, sk)] >= 0 for sk in self.vocab.extra for i in range(self.k)]
         cs += [fact.build(st) for fact in self.derived] if derived else []
         return cs + self.sem.reading_domain()
@@ -415,9 +416,9 @@ class World:
         dealt = [r for r in sorted(self.rs.roles) if not self.rs.roles[r].created and self.rs.roles[r].count != 0]
         for i in range(self.k):
             role = st[("role", i)]
-            cs.append(z3.Or([role == sorts.roles[r] for r in dealt]))
+            cs.append(Or([role == sorts.roles[r] for r in dealt]))
             cs.append(st[("alive", i)])
-            cs.append(z3.Not(st[("dying", i)]))
+            cs.append(Not(st[("dying", i)]))
             cs.append(st[("faction", i)] == sem.initial_faction(st, i))
             cs.append(st[("votes", i)] == 1)
             if self.vocab.dealt:
@@ -426,14 +427,14 @@ class World:
                 cs += [st[("ballot", i)] == -1, st[("received", i)] == 0]
             for s in self.vocab.statuses:
                 having = [r for r in dealt if s in self.initial_statuses(r)]
-                cs.append(st[("status", i, s)] == z3.Or([role == sorts.roles[r] for r in having] + [z3.BoolVal(False, self.ctx)]))
+                cs.append(st[("status", i, s)] == Or([role == sorts.roles[r] for r in having] + [z3.BoolVal(False, self.ctx)]))
             for lab in self.vocab.labels:
                 having = [r for r in dealt if lab in self.initial_labels(r)]
-                cs.append(st[("label", i, lab)] == z3.Or([role == sorts.roles[r] for r in having] + [z3.BoolVal(False, self.ctx)]))
+                cs.append(st[("label", i, lab)] == Or([role == sorts.roles[r] for r in having] + [z3.BoolVal(False, self.ctx)]))
             for sk in self.vocab.skills:
-                cs.append(z3.Not(st[("lost", i, sk)]))
+                cs.append(Not(st[("lost", i, sk)]))
             for sk in self.vocab.gained:
-                cs.append(z3.Not(st[("gained", i, sk)]))
+                cs.append(Not(st[("gained", i, sk)]))
         for name in self.vocab.global_counters + self.vocab.player_counters:
             for key in [k for k in st.terms if k[0] == "counter" and k[1] == name]:
                 cs.append(st[key] == self.rs.counters[name].initial)
@@ -453,11 +454,11 @@ class World:
     # ---- skills -----------------------------------------------------------------------------
     def holds(self, st: State, i: int, skill: Skill) -> z3.BoolRef:
         sem, sorts = self.sem, self.sorts
-        lost = z3.Not(st[("lost", i, skill.name)])
+        lost = Not(st[("lost", i, skill.name)])
         gained = st.get(("gained", i, skill.uid))
         if skill.owner_role:
-            own = z3.And(st[("role", i)] == sorts.roles[skill.owner_role], lost)
-            return z3.Or(own, gained) if gained is not None else own
+            own = And(st[("role", i)] == sorts.roles[skill.owner_role], lost)
+            return Or(own, gained) if gained is not None else own
         parts = []
         for key, val in sorted((skill.owner or {}).items()):
             if key == "label":
@@ -470,8 +471,8 @@ class World:
                 parts.append(st[("item", val)] == i)
             elif key == "role":
                 parts.append(st[("role", i)] == sorts.roles[sem.canon(val)])
-        held = z3.And(parts + [lost])
-        return z3.Or(held, gained) if gained is not None else held
+        held = And(parts + [lost])
+        return Or(held, gained) if gained is not None else held
 
     def can_hold(self, skill: Skill) -> list[str]:
         """Roles whose slots may hold the skill (for scenario text); [] for shared skills."""
@@ -509,7 +510,7 @@ class World:
             # the killer it names is the one whose move put the victim out (not any player); a
             # vote-out has none: the source then stands for the victim (LANGUAGE.md, 没有来源)
             by = st[("by", bd["victim"])]
-            parts.append(z3.Or(by == bd["source"], z3.And(by == -1, bd["source"] == bd["victim"])))
+            parts.append(Or(by == bd["source"], And(by == -1, bd["source"] == bd["victim"])))
         if on_own_going_out(trig) and "victim" in bd and bd["victim"] != b.self_slot:
             parts.append(z3.BoolVal(False, self.ctx))   # "on: self": the one going out is the holder
         # the event a death trigger answers must still be there: a replacement that resolved
@@ -517,17 +518,17 @@ class World:
         if trig.get("event") == "about_to_go_out" and "victim" in bd:
             parts.append(st[("dying", bd["victim"])])
         elif trig.get("event") == "went_out" and "victim" in bd:
-            parts.append(z3.Not(st[("alive", bd["victim"])]))
-        block = z3.Or(sem.skills_blocked(st, b.self_slot, skill), sem.tags_blocked(st, b.self_slot, skill))
+            parts.append(Not(st[("alive", bd["victim"])]))
+        block = Or(sem.skills_blocked(st, b.self_slot, skill), sem.tags_blocked(st, b.self_slot, skill))
         if not trig:
-            parts.append(z3.Not(block))
+            parts.append(Not(block))
         spent = st.get(("spent", b.self_slot, skill.uid))
         if spent is not None and (skill.uses or {}).get("shared"):
             # a team's limit (统一意见…): every holder's uses count together
             parts.append(z3.Sum([st[("spent", j, skill.uid)] for j in range(self.k)]) < self.limit_of(skill))
         elif spent is not None:
             parts.append(spent < self.limit_of(skill))
-        return z3.And(parts)
+        return And(parts)
 
     def limit_of(self, skill: Skill) -> int:
         return dict(self.vocab.limited)[skill.uid]
@@ -544,7 +545,7 @@ class World:
             if mentions_target(e) and landing:
                 for t in b.targets:
                     for j, g in landing[t]:
-                        st = self.sem.apply(e, st, b.as_dict(j), g if pc is None else z3.And(pc, g))
+                        st = self.sem.apply(e, st, b.as_dict(j), g if pc is None else And(pc, g))
             elif mentions_target(e) and len(b.targets) > 1:
                 for t in b.targets:
                     st = self.sem.apply(e, st, b.as_dict(t), pc)
