@@ -11,7 +11,7 @@ import z3
 from models.encoding.quiet import forced
 from models.encoding.reach import unrolled
 from models.encoding.solver import Solver
-from models.encoding.world import World
+from models.encoding.world import Binding, World
 from tests.inline_rulesets import one_each
 from verifier.analyses.pending import trace_skills
 
@@ -259,6 +259,35 @@ def test_a_forced_setup_pick_at_random_that_fell_outside_the_slots_is_told():
     for fell, told in ((picked, "开局时：P1 的【结缘】触发"), (z3.Not(picked), "开局时：P1 的【结缘】触发（随机选中的角色不在 P1～P4 之中）")):
         ans = solver.check(u.constraints + [holder, fell], "setup-random", rlimit=solver.rlimit * 20)
         assert ans.sat and setup_told(ans.model, u) == [told]
+
+
+def test_a_random_pick_misses_the_slots_only_where_the_rest_of_the_table_has_a_candidate():
+    """随机一名乙阵营角色 at a table of five with four slots: with the only 乙 card dealt to a
+    slot, the pick lands on it (no game has it fall on the one player outside the slots, who
+    does not match); outside a game the rest is unknown and a miss stays possible."""
+    source = "# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n结缘：开局时随机一名乙阵营角色获得[信物]。\n夜晚。\n白天。\n每天先夜晚后白天。\n"
+    trigger = {"name": "结缘", "src": 3, "timing": [], "trigger": {"event": "setup"},
+               "effects": [{"grant_status": {"who": {"random": {"faction": "乙阵营"}}, "status": "信物", "duration": "permanent"}}]}
+    rs = one_each({"甲": [trigger], "乙": [], "丙": [], "丁": [], "戊": []}, source, ["信物"],
+                  phases=({"name": "开局", "src": 3, "once": True}, "夜晚", "白天"), depth=1)
+    world = World(rs, 4)
+    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
+    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+    st = u.states[0]
+    holder = st[("role", 0)] == world.sorts.roles["甲"]
+    picked = z3.Or([st[("status", i, "信物")] for i in range(world.k)])
+    dealt = z3.Or([st[("role", i)] == world.sorts.roles["乙"] for i in range(world.k)])
+    for where, missed in ((dealt, "unsat"), (z3.Not(dealt), "sat")):
+        ans = solver.check(u.constraints + [holder, where, z3.Not(picked)], "random-miss", rlimit=solver.rlimit * 20)
+        assert ans.status == missed
+    # one use over any state (no table): the miss is still a possibility
+    s0 = world.state("free")
+    skill = next(s for s in rs.skills if s.name == "结缘")
+    after = world.run(s0, skill, Binding(0, ()))
+    nobody = z3.And([z3.Not(after[("status", i, "信物")]) for i in range(world.k)] +
+                    [z3.Not(s0[("status", i, "信物")]) for i in range(world.k)])
+    slot_match = z3.Or([s0[("faction", i)] == world.sorts.factions["乙阵营"] for i in range(world.k)])
+    assert solver.check([slot_match, nobody], "random-free").sat
 
 
 def test_a_setup_pick_of_any_number_says_the_rest_of_the_table_is_not_listed():

@@ -69,10 +69,7 @@ class Semantics:
             return [(i, And(z3.Bool(f"{tag}|{i}", self.ctx), self.filter(who["any_of"] or {}, i, b, st)))
                     for i in range(self.k)]
         if isinstance(who, dict) and "random" in who:
-            # 随机一名…: the solver picks the player; nobody is picked when nobody matches
-            pick = z3.Int(f"random|{sorted(who['random'].items()) if who['random'] else ''}|"
-                          f"{sorted((k, v) for k, v in b.items() if isinstance(v, int))}", self.ctx)
-            return [(i, And(pick == i, self.filter(who["random"] or {}, i, b, st))) for i in range(self.k)]
+            return self._random_pick(who["random"] or {}, b, st)
         if isinstance(who, dict):
             return [(i, self.filter(who, i, b, st)) for i in range(self.k)]
         if isinstance(who, str) and who.startswith("holder:"):
@@ -87,6 +84,23 @@ class Semantics:
         if who not in b:
             raise Unbound(who)
         return [(b[who], self.true())]
+
+    def _random_pick(self, flt: dict, b: dict, st: State) -> list[tuple[int, z3.BoolRef]]:
+        """随机一名…: the solver picks the player among those matching; nobody is picked when
+        nobody matches. At a table (a game question) the pick misses every slot only where a
+        player outside the slots matches: otherwise it lands on a matching slot (the first one
+        stands for any, which the free pick can also choose). Outside a game the rest of the
+        table is unknown, so a miss stays possible."""
+        pick = z3.Int(f"random|{sorted(flt.items()) if flt else ''}|"
+                      f"{sorted((k, v) for k, v in b.items() if isinstance(v, int))}", self.ctx)
+        matches = [self.filter(flt, i, b, st) for i in range(self.k)]
+        hits = [And(pick == i, m) for i, m in enumerate(matches)]
+        if self.table is None:
+            return list(enumerate(hits))
+        elsewhere = Or([And(g, n >= 1) for g, n in self.rest_matching(flt, b, st)] + [self.false()])
+        forced = And(Not(Or(hits)), Not(elsewhere))
+        return [(i, Or(hits[i], And([forced, matches[i]] + [Not(m) for m in matches[:i]])))
+                for i in range(self.k)]
 
     def one(self, who: Any, b: dict, st: State) -> int:
         got = self.slots(who, b, st)
