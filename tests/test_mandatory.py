@@ -240,11 +240,9 @@ def test_a_forced_setup_trigger_whose_result_the_model_does_not_show_is_told():
         assert ans.sat and setup_told(ans.model, u) == told
 
 
-def test_a_forced_setup_pick_at_random_that_fell_outside_the_slots_is_told():
-    """A setup trigger whose effect lands on a player picked at random (随机一名乙阵营角色):
-    where it changed a slot it is told like any use; where no slot changed, the pick fell on
-    the rest of the table, and the story says so rather than leaving the trigger out."""
-    from models.encoding.reach import setup_told
+def _random_pick_game():
+    """A table of five, four slots; 甲's setup trigger gives [信物] to 随机一名乙阵营角色 (the
+    乙 card alone is of 乙阵营): (world, solver, unrolled game, 甲 in slot 1, some slot got it)."""
     source = "# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n结缘：开局时随机一名乙阵营角色获得[信物]。\n夜晚。\n白天。\n每天先夜晚后白天。\n"
     trigger = {"name": "结缘", "src": 3, "timing": [], "trigger": {"event": "setup"},
                "effects": [{"grant_status": {"who": {"random": {"faction": "乙阵营"}}, "status": "信物", "duration": "permanent"}}]}
@@ -256,6 +254,15 @@ def test_a_forced_setup_pick_at_random_that_fell_outside_the_slots_is_told():
     st = u.states[0]
     holder = st[("role", 0)] == world.sorts.roles["甲"]
     picked = z3.Or([st[("status", i, "信物")] for i in range(world.k)])
+    return world, solver, u, holder, picked
+
+
+def test_a_forced_setup_pick_at_random_that_fell_outside_the_slots_is_told():
+    """A setup trigger whose effect lands on a player picked at random (随机一名乙阵营角色):
+    where it changed a slot it is told like any use; where no slot changed, the pick fell on
+    the rest of the table, and the story says so rather than leaving the trigger out."""
+    from models.encoding.reach import setup_told
+    world, solver, u, holder, picked = _random_pick_game()
     for fell, told in ((picked, "开局时：P1 的【结缘】触发"), (z3.Not(picked), "开局时：P1 的【结缘】触发（随机选中的角色不在 P1～P4 之中）")):
         ans = solver.check(u.constraints + [holder, fell], "setup-random", rlimit=solver.rlimit * 20)
         assert ans.sat and setup_told(ans.model, u) == [told]
@@ -265,24 +272,15 @@ def test_a_random_pick_misses_the_slots_only_where_the_rest_of_the_table_has_a_c
     """随机一名乙阵营角色 at a table of five with four slots: with the only 乙 card dealt to a
     slot, the pick lands on it (no game has it fall on the one player outside the slots, who
     does not match); outside a game the rest is unknown and a miss stays possible."""
-    source = "# 来源: 用例\n甲、乙、丙、丁、戊五种身份，各一张，五人局。\n结缘：开局时随机一名乙阵营角色获得[信物]。\n夜晚。\n白天。\n每天先夜晚后白天。\n"
-    trigger = {"name": "结缘", "src": 3, "timing": [], "trigger": {"event": "setup"},
-               "effects": [{"grant_status": {"who": {"random": {"faction": "乙阵营"}}, "status": "信物", "duration": "permanent"}}]}
-    rs = one_each({"甲": [trigger], "乙": [], "丙": [], "丁": [], "戊": []}, source, ["信物"],
-                  phases=({"name": "开局", "src": 3, "once": True}, "夜晚", "白天"), depth=1)
-    world = World(rs, 4)
-    solver = Solver(world.ctx, int(rs.bounds["rlimit"]))
-    u = unrolled(world, solver, 1, trace_skills(rs, world), symmetric=False)
+    world, solver, u, holder, picked = _random_pick_game()
     st = u.states[0]
-    holder = st[("role", 0)] == world.sorts.roles["甲"]
-    picked = z3.Or([st[("status", i, "信物")] for i in range(world.k)])
     dealt = z3.Or([st[("role", i)] == world.sorts.roles["乙"] for i in range(world.k)])
     for where, missed in ((dealt, "unsat"), (z3.Not(dealt), "sat")):
         ans = solver.check(u.constraints + [holder, where, z3.Not(picked)], "random-miss", rlimit=solver.rlimit * 20)
         assert ans.status == missed
     # one use over any state (no table): the miss is still a possibility
     s0 = world.state("free")
-    skill = next(s for s in rs.skills if s.name == "结缘")
+    skill = next(s for s in world.rs.skills if s.name == "结缘")
     after = world.run(s0, skill, Binding(0, ()))
     nobody = z3.And([z3.Not(after[("status", i, "信物")]) for i in range(world.k)] +
                     [z3.Not(s0[("status", i, "信物")]) for i in range(world.k)])
