@@ -4,7 +4,8 @@ terms of one context and the right sorts; otherwise z3py's own functions.
 Why: z3py checks and converts every argument (a sort comparison and fresh Python wrappers per
 argument). Measured on zemu's ambiguity questions, that was over a quarter of the Python time
 of a game question. The terms built are the very same (the same C call on the same arguments),
-so no answer changes."""
+so no answer changes. detours.py keeps z3py's own: its text is the version of its rules
+(detours.RULES, stored with the findings), and it builds few terms."""
 from __future__ import annotations
 
 import z3

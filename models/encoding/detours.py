@@ -12,8 +12,6 @@ import os
 
 import z3
 
-from .connectives import And, Implies, Not, Or
-
 from ..domain import Skill
 
 # what counts as a detour, as written here: a baseline's "no plain game" found under other
@@ -80,7 +78,7 @@ def on_a_partner(rs, skill: Skill, self_slot: int, targets, held) -> list:
     """The ways the use lands on the user's own partner (both hold a bond status the skill does
     not read: a witness made of one's own lover). held(x, status): a term, or a value."""
     bonds = [b for b in sorted(bond_statuses(rs)) if not skill_reads(skill, b)]
-    return [And(held(self_slot, b), held(x, b)) if isinstance(held(x, b), z3.BoolRef) else bool(held(self_slot, b) and held(x, b))
+    return [z3.And(held(self_slot, b), held(x, b)) if isinstance(held(x, b), z3.BoolRef) else bool(held(self_slot, b) and held(x, b))
             for b in bonds for x in targets if x != self_slot]
 
 
@@ -96,7 +94,7 @@ def odd_use(skill: Skill, self_slot: int, targets, camp, rs=None, held=None) -> 
     if any(w is True for w in ways):
         return True
     terms = [w for w in ways if isinstance(w, z3.BoolRef)]
-    return Or(terms) if terms else False
+    return z3.Or(terms) if terms else False
 
 
 def held_in(st) -> object:
@@ -115,7 +113,7 @@ def on_the_out(skill: Skill, targets, alive, rs=None) -> z3.BoolRef | bool:
     if harms_targets(skill, rs):
         return False
     out = [alive(x) for x in targets]
-    return Or([Not(a) for a in out]) if out and isinstance(out[0], z3.BoolRef) else not all(out)
+    return z3.Or([z3.Not(a) for a in out]) if out and isinstance(out[0], z3.BoolRef) else not all(out)
 
 
 def no_odd_moves(u, upto: int) -> list:
@@ -142,13 +140,13 @@ def _plain_move(u, s: int) -> list:
             continue
         dead = on_the_out(mv.skill, mv.binding.targets, lambda x, st=st: st[("alive", x)], u.trans.world.rs)
         if dead is not False:
-            out.append(Implies(u.sels[s] == n, Not(dead)))
+            out.append(z3.Implies(u.sels[s] == n, z3.Not(dead)))
         odd = odd_use(mv.skill, mv.binding.self_slot, mv.binding.targets, lambda x, st=st: st[("faction", x)],
                       u.trans.world.rs, held_in(st))
         if odd is True:
             out.append(u.sels[s] != n)
         elif odd is not False:
-            out.append(Implies(u.sels[s] == n, Not(odd)))
+            out.append(z3.Implies(u.sels[s] == n, z3.Not(odd)))
     memo[s] = out
     return out
 
