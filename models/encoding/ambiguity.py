@@ -157,59 +157,40 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
     at_setup = skill in setup_skills(world)
     if at_setup and quiet:
         return ReadingResult(Answer("unsat"))
-    # every deal (not only slot-ordered ones), so the user can be slot 0: a k times smaller question
-    u = unrolled(world, solver, depth, skills, symmetric=False, quiet=quiet)
     bound = [depth, quiet]
     var = world.sem.reading_var(ambiguity)
-    fixed = pinned(u, pin) if pin else None
-    if pin and fixed is None:
-        return ReadingResult(Answer("unsat"))   # a move or value the encoding no longer has
-    goals = []
-    with at_table(world, u.table):
-        for t, st in enumerate(u.states[:1] if at_setup else u.states):
-            if pin and t != len(pin["moves"]):
-                continue
-            for b in inner_bindings(world, skill):
-                if pin and _canon(move_json(Move(skill, b, skill.name))) != _canon(pin.get("use")):
-                    continue
-                try:
-                    d, si, sj, keys, allowed = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome, living=plain)
-                except Unbound:
-                    continue
-                if keys:
-                    follows = _declined_at_setup(world, skill, b) if at_setup else _use_follows(u, t, skill, b)
-                    living = [And(st[("alive", x)], Not(st[("dying", x)])) for x in b.targets] \
-                        if living_targets else []
-                    if plain:
-                        # no base-rule statuses in the cast, and neither the use nor a move before
-                        # it a detour (odd_use)
-                        odd = odd_use(skill, b.self_slot, b.targets, lambda x, st=st: st[("faction", x)],
-                                      world.rs, held_in(st))
-                        if odd is True:
-                            continue
-                        living += ([] if foreign_ok else [Not(st[k]) for k in foreign_status_keys(world, st, skill)]) + \
-                            ([] if odd is False else [Not(odd)]) + no_odd_moves(u, t)
-                    # a use without a timing of its own is in the phase the game is in
-                    now = ([] if skill.timing or at_setup else phase_after(world, u, t)) + \
-                        silent_rest_at(world, u.table, st, [(skill, b)])
-                    # not inside a run of going-out triggers that still owes a forced one: the
-                    # story would stop before a move the rules make
-                    owed = owed_pending(u.trans, u.sels, u.states, t, Move(skill, b, skill.name)) if t else None
-                    now += [] if owed is None else [Not(owed)]
-                    goals.append((t, b, And([Not(game_over(world, st)), d, follows] + living + now), si, sj, keys,
-                                  allowed))
-    if not goals:
-        return ReadingResult(Answer("unsat"))
-    # the game before the use is played under option i (the scenario says so)
-    query = u.constraints + [var == i, Or([g for _, _, g, _, _, _, _ in goals])]
     if pin:
+        u = unrolled(world, solver, depth, skills, symmetric=False, quiet=quiet)
+        fixed = pinned(u, pin)
+        if fixed is None:
+            return ReadingResult(Answer("unsat"))   # a move or value the encoding no longer has
+        goals = _reading_goals(world, u, skill, ambiguity, i, j, outcome, at_setup, living_targets, plain, foreign_ok, pin)
+        if not goals:
+            return ReadingResult(Answer("unsat"))
         # the game found before, moves fixed: a small question, asked once
-        ans = solver.check(query + fixed, "reading-pinned", rlimit=solver.rlimit * CONFIRM_BUDGET)
+        ans = solver.check(u.constraints + [var == i, Or([g[2] for g in goals])] + fixed, "reading-pinned",
+                           rlimit=solver.rlimit * CONFIRM_BUDGET)
         if not ans.sat:
             return ReadingResult(ans)
     else:
-        # a baigei3 reading, too, ran out only once other questions had built their terms
-        ans = solver.check_retrying(query, "reading-game", solver.rlimit * CONFIRM_BUDGET)
+        # shorter games first (a use at setup has none after it): most readings differ on the
+        # first night, where the question is small; the last one covers every game up to depth.
+        # Every game of d moves goes on (a day passes), so a shorter game is one of the longer.
+        ans, u, goals = Answer("unsat"), None, []
+        depths = [0] if at_setup else sorted({0, 1, depth})
+        for d in depths:
+            # every deal (not only slot-ordered ones), so the user can be slot 0: a k times smaller question
+            u = unrolled(world, solver, d, skills, symmetric=False, quiet=quiet)
+            goals = _reading_goals(world, u, skill, ambiguity, i, j, outcome, at_setup, living_targets, plain,
+                                   foreign_ok, None)
+            if not goals:
+                continue
+            query = u.constraints + [var == i, Or([g[2] for g in goals])]
+            # a baigei3 reading, too, ran out only once other questions had built their terms
+            ans = solver.check_retrying(query, "reading-game", solver.rlimit * CONFIRM_BUDGET) if d == depths[-1] else \
+                solver.check(query, f"reading-game-{d}", rlimit=solver.rlimit * CONFIRM_BUDGET)
+            if ans.sat:
+                break
         if not ans.sat:
             return ReadingResult(ans)
         # the history without moves that change nothing (each goal pinned to its own step)
@@ -245,6 +226,49 @@ def confirm_reading(world: World, solver: Solver, ambiguity: str, skill: Skill, 
                                  tuple(z3.is_true(m.eval(a, model_completion=True)) for a in allowed),
                                  "" if at_setup else note)
     return ReadingResult(ans)
+
+
+def _reading_goals(world: World, u, skill: Skill, ambiguity: str, i: int, j: int, outcome, at_setup: bool,
+                   living_targets: bool, plain: bool, foreign_ok: bool, pin: dict | None) -> list[tuple]:
+    """The uses of skill at each state of the game u whose outcome differs under options i and j
+    (confirm_reading's question): (step, binding, goal, state under i, under j, keys, allowed)."""
+    goals = []
+    with at_table(world, u.table):
+        for t, st in enumerate(u.states[:1] if at_setup else u.states):
+            if pin and t != len(pin["moves"]):
+                continue
+            for b in inner_bindings(world, skill):
+                if pin and _canon(move_json(Move(skill, b, skill.name))) != _canon(pin.get("use")):
+                    continue
+                try:
+                    d, si, sj, keys, allowed = _outcome_pair(world, st, skill, b, ambiguity, i, j, outcome, living=plain)
+                except Unbound:
+                    continue
+                if not keys:
+                    continue
+                follows = _declined_at_setup(world, skill, b) if at_setup else _use_follows(u, t, skill, b)
+                living = [And(st[("alive", x)], Not(st[("dying", x)])) for x in b.targets] \
+                    if living_targets else []
+                if plain:
+                    # no base-rule statuses in the cast, and neither the use nor a move before
+                    # it a detour (odd_use)
+                    odd = odd_use(skill, b.self_slot, b.targets, lambda x, st=st: st[("faction", x)],
+                                  world.rs, held_in(st))
+                    if odd is True:
+                        continue
+                    living += ([] if foreign_ok else [Not(st[k]) for k in foreign_status_keys(world, st, skill)]) + \
+                        ([] if odd is False else [Not(odd)]) + no_odd_moves(u, t)
+                # a use without a timing of its own is in the phase the game is in
+                now = ([] if skill.timing or at_setup else phase_after(world, u, t)) + \
+                    silent_rest_at(world, u.table, st, [(skill, b)])
+                # not inside a run of going-out triggers that still owes a forced one: the
+                # story would stop before a move the rules make
+                owed = owed_pending(u.trans, u.sels, u.states, t, Move(skill, b, skill.name)) if t else None
+                now += [] if owed is None else [Not(owed)]
+                # the game before the use is played under option i (the scenario says so)
+                goals.append((t, b, And([Not(game_over(world, st)), d, follows] + living + now), si, sj, keys,
+                              allowed))
+    return goals
 
 
 CONTINUE_STEPS = 3   # moves after the use in which a difference only in records may show

@@ -1324,13 +1324,14 @@ def symmetry_breaking(world: World, init: State) -> list:
 
 
 def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, skills: list[Skill],
-                  table: bool = True, quiet: int = 0, pair: bool = False, retry: bool = False,
+                  table: bool = True, quiet: int = 0, pair: bool = False, retry: bool | str = False,
                   budget: int = 0, retry_cap: int = 0) -> Trace:
     """Find a trace of at most depth steps from a dealt game to a state where goal holds
     (at the table the setup states; table=False: in a game of the slots alone), after up
     to `quiet` quiet days where the rules allow them. pair: goal(before, after) is about
     a move, the one that ends the trace. budget: times the rlimit (default TRACE_BUDGET);
-    retry_cap: the second start's cap, times the rlimit (default RETRY_CAP)."""
+    retry_cap: the second start's cap, times the rlimit (default RETRY_CAP). retry="second":
+    only the second start (the question joins several that each had their first)."""
     u = unrolled(world, solver, depth, skills, table=table, quiet=quiet)
     states, sels = u.states, u.sels
     if pair:
@@ -1342,7 +1343,8 @@ def bounded_trace(world: World, solver: Solver, goal, depth: int, purpose: str, 
             goals = [And(g, game_day(world) == u.days[t]) for t, g in enumerate(goals)]
         reached = Or(goals)
     query, budget = u.constraints + [reached], solver.rlimit * (budget or TRACE_BUDGET)
-    ans = solver.check_retrying(query, purpose, budget, retry_cap) if retry else solver.check(query, purpose, rlimit=budget)
+    ans = solver.second_start(query, purpose, budget, retry_cap) if retry == "second" else \
+        solver.check_retrying(query, purpose, budget, retry_cap) if retry else solver.check(query, purpose, rlimit=budget)
     if not ans.sat:
         return Trace(ans)
     m = ans.model

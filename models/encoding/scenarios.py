@@ -269,7 +269,8 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
     ans, u, at, payloads, answered = Answer("unsat"), None, {}, {}, None
     pick = z3.Int(f"{purpose}|option", world.ctx)
     fixed = None
-    for d in sorted({0, depth}) if pin is None else [depth if pin["moves"] else 0]:
+    depths = sorted({0, 1, depth}) if pin is None else [depth if pin["moves"] else 0]
+    for d in depths:
         u = unrolled(world, solver, d, skills, symmetric=False)
         if pin is not None:
             fixed = pinned(u, pin)
@@ -312,7 +313,7 @@ def in_games(world: World, solver: Solver, options: list[tuple[Callable, list[Us
         budget = solver.rlimit * (CONFIRM_TRACE_BUDGET if d else CONFIRM_DEAL_BUDGET)
         # the game as dealt is a small question; after moves, an undecided one gets a second start
         ans = solver.check(query + fixed, f"{purpose}-pinned", rlimit=budget) if fixed is not None else \
-            solver.check_retrying(query, f"{purpose}-{d}", budget) if d else \
+            solver.check_retrying(query, f"{purpose}-{d}", budget) if d == depths[-1] else \
             solver.check(query, f"{purpose}-{d}", rlimit=budget)
         if ans.sat:
             break

@@ -54,10 +54,12 @@ class Solver:
         in seconds alone, ran out of budget once other questions had built their terms). Still
         deterministic. cap: times the rlimit, in the place of RETRY_CAP."""
         ans = self.check(constraints, purpose, rlimit=rlimit)
-        if ans.status == "unknown":
-            again = min(rlimit * RETRY_SCALE, max(rlimit, (cap or RETRY_CAP) * self.rlimit))
-            ans = self.check(constraints, f"{purpose}-retry", rlimit=again, seed=1)
-        return ans
+        return self.second_start(constraints, purpose, rlimit, cap) if ans.status == "unknown" else ans
+
+    def second_start(self, constraints: list, purpose: str, rlimit: int, cap: int = 0) -> Answer:
+        """check_retrying's second start alone (for a question whose parts each had a first)."""
+        again = min(rlimit * RETRY_SCALE, max(rlimit, (cap or RETRY_CAP) * self.rlimit))
+        return self.check(constraints, f"{purpose}-retry", rlimit=again, seed=1)
 
     def check(self, constraints: list, purpose: str, tracked: dict[str, z3.BoolRef] | None = None,
               rlimit: int | None = None, seed: int = 0) -> Answer:

@@ -78,17 +78,27 @@ def could_change_winners(world: World, solver: Solver, skill: Skill, skills: lis
     return not solver.check(cs + [changes], "wincheck-step", rlimit=solver.rlimit * 20).unsat
 
 
-def trigger_after_win(world: World, solver, skill: Skill, skills: list[Skill], depth: int, quiet: int) -> WinCheck:
+def trigger_after_win(world: World, solver, skill: Skill, skills: list[Skill], depth: int, quiet: int,
+                      retry: bool | str = True) -> WinCheck:
+    """Is there a game where a move ends it and skill, answering that going out, would change who
+    wins? retry: as bounded_trace's (False: the first start only)."""
     if not could_change_winners(world, solver, skill, skills):
         return WinCheck(Trace(Answer("unsat")))
+    return triggers_after_win(world, solver, [skill], skills, depth, quiet, retry)
+
+
+def triggers_after_win(world: World, solver, triggers: list[Skill], skills: list[Skill], depth: int, quiet: int,
+                       retry: bool | str = True) -> WinCheck:
+    """trigger_after_win for any of several triggers at once (without the one-step proof): one
+    question (unsat: none of them), the game names the trigger it found (WinCheck.move)."""
     u = unrolled(world, solver, depth, skills, quiet=quiet)
-    moves = [mv for mv in u.trans.moves if mv.skill is skill]
+    moves = [mv for mv in u.trans.moves if any(mv.skill is t for t in triggers)]
 
     def goal(before, after):
         return And(Not(game_over(world, before)), game_over(world, after),
                       Or([_changes(world, before, after, mv) for mv in moves] + [z3.BoolVal(False, world.ctx)]))
 
-    trace = bounded_trace(world, solver, goal, depth, "wincheck", skills, quiet=quiet, pair=True, retry=True,
+    trace = bounded_trace(world, solver, goal, depth, "wincheck", skills, quiet=quiet, pair=True, retry=retry,
                           budget=WINCHECK_BUDGET)
     if not trace.answer.sat:
         return WinCheck(trace)
