@@ -85,3 +85,12 @@ def test_an_order_window_after_one_move_is_found_without_the_longest_game():
     [f] = [f for f in report.findings if f.kind == "order-dependence" and f.verdict == "witnessed"]
     assert len(f.witness["game"]["moves"]) == 1
     assert sorted(p for p in report.seconds if p.startswith("order-game")) == ["order-game-0", "order-game-1"]
+
+
+def test_a_win_two_moves_away_is_found_without_the_longest_game():
+    """"Can it win at all?" asks one move, then two: a win two moves away needs no longer game."""
+    from verifier.engine import check
+    report = check(load_ruleset("tests/fixtures/impossible-win/good_all_must_be_charmed"), kinds=["impossible-win"])
+    assert not report.findings
+    asked = sorted(p for p in report.seconds if p.startswith("win-"))
+    assert [p.rsplit("-", 1)[1] for p in asked] == ["1", "2"]

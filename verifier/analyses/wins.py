@@ -59,9 +59,15 @@ class ImpossibleWin(Analysis):
         # when it can: a game of the slots alone is enough (at the real table a win needs more
         # outs than the bounded depth allows)
         # an undecided search gets its second start: whether a proof is looked for at all should
-        # not rest on where one search began (zemu: a win found or not as other terms changed)
-        trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), depth,
-                              f"win-{len(name)}", _trace_skills(cx), table=False, retry=True, retry_cap=WIN_RETRY_CAP)
+        # not rest on where one search began (zemu: a win found or not as other terms changed).
+        # Shorter games first: most wins are a move or two away, a much smaller question (zemu:
+        # 68 s of solving became 51 s)
+        for d in sorted({1, 2, depth}):
+            trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), d,
+                                  f"win-{len(name)}" + ("" if d == depth else f"-{d}"), _trace_skills(cx), table=False,
+                                  retry=d == depth, retry_cap=WIN_RETRY_CAP)
+            if trace.answer.sat:
+                break
         if trace.answer.sat:
             # found with every reading free: a reading may still rule it out
             split = self._by_reading(cx, name, f)
