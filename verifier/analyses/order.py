@@ -108,7 +108,8 @@ class OrderDependence(Analysis):
         found, undecided = [], None
         for cand in group:
             alive = tuple(i for i, _ in cand.cast if i not in cand.pin.dead)
-            res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive, outcome=outcome)
+            res = order_question(cx.world, cx.solver, list(cand.scene), cand.a, cand.b, cand.pin, alive, outcome=outcome,
+                                 answer_only=True)
             if res.answer.status == "unknown" and not res.answer.reason.startswith("unbound"):
                 undecided = (cand, res.answer.reason)
                 break   # the pair is undecided, unless a situation found before it is confirmed
