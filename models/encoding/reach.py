@@ -1581,13 +1581,33 @@ class _VoteNotes:
         """The note for something at place `rank` of the day of the last move told."""
         return self._note(self.day) if self.vote_rank is not None and rank > self.vote_rank else ""
 
+    def _dawn(self, t: int, day: int) -> str | None:
+        """Move t begins day `day` and puts out players whose going out comes from moves made
+        before the previous day's vote (these rules play the night first): they went out at
+        that day's dawn, before its vote ("第 N 天天亮，P3 出局"); None otherwise."""
+        if self.vote_rank is None or not t:
+            return None
+        if not 0 <= self.m.eval(self.u.nows[t - 1], model_completion=True).as_long() < self.vote_rank:
+            return None
+        before, after = self.u.states[t], self.u.states[t + 1]
+        gone = [f"P{i + 1}" for i in range(self.u.trans.world.k)
+                if z3.is_true(self.m.eval(And(before[("alive", i)], Not(after[("alive", i)])), model_completion=True))]
+        return f"{day_text(day - 1, self.called)}天亮，{'、'.join(gone)} 出局" if gone else None
+
     def told(self, t: int, mv: Move, day: int, text: str | None) -> str | None:
         """text (move t's, _move_told) with the note it carries."""
         self.day = day
         if mv.label == "day":
+            dawn = self._dawn(t, day) if text else None
             note = self._note(day - 1)
             self.voted = self.said = False
             begins = move_text(mv, day, self.called)
+            if dawn:
+                # the game ended at that dawn: no vote, no new day
+                if z3.is_true(self.m.eval(game_over(self.u.trans.world, self.u.states[t + 1]), model_completion=True)):
+                    return dawn
+                rest = text.replace(outs_text(self.m, self.u, self.u.states[t], self.u.states[t + 1], mv), "", 1)
+                return "；".join([dawn] + ([note] if note else []) + [rest])
             if note and text and text.startswith(begins):
                 return f"{begins}（{note}）{text[len(begins):]}"
             return text
