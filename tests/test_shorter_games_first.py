@@ -94,3 +94,22 @@ def test_a_win_two_moves_away_is_found_without_the_longest_game():
     assert not report.findings
     asked = sorted(p for p in report.seconds if p.startswith("win-"))
     assert [p.rsplit("-", 1)[1] for p in asked] == ["1", "2"]
+
+
+def test_no_game_longer_than_the_bound_is_asked():
+    """At depth 1 the one-move game is the whole question (never a two-move one)."""
+    import os
+
+    import yaml
+
+    from tests.inline_rulesets import load_inline
+    from verifier.engine import check
+    folder = "tests/fixtures/impossible-win/good_all_must_be_charmed"
+    with open(os.path.join(folder, "ruleset.yaml"), encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    with open(os.path.join(folder, "source.txt"), encoding="utf-8") as fh:
+        source = fh.read()
+    raw["bounds"]["depth"] = 1
+    report = check(load_inline(raw, source), kinds=["impossible-win"])
+    asked = sorted(p for p in report.seconds if p.startswith("win-"))
+    assert asked and all(p.count("-") == 1 or p.endswith("-retry") for p in asked), asked

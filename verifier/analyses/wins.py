@@ -62,7 +62,7 @@ class ImpossibleWin(Analysis):
         # not rest on where one search began (zemu: a win found or not as other terms changed).
         # Shorter games first: most wins are a move or two away, a much smaller question (zemu:
         # 68 s of solving became 51 s)
-        for d in sorted({1, 2, depth}):
+        for d in [d for d in (1, 2) if d < depth] + [depth]:
             trace = bounded_trace(cx.world, cx.solver, lambda st, n=name: faction_goal(cx.world, st, n), d,
                                   f"win-{len(name)}" + ("" if d == depth else f"-{d}"), _trace_skills(cx), table=False,
                                   retry=d == depth, retry_cap=WIN_RETRY_CAP)
