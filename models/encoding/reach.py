@@ -1589,9 +1589,7 @@ class _VoteNotes:
             return None
         if not 0 <= self.m.eval(self.u.nows[t - 1], model_completion=True).as_long() < self.vote_rank:
             return None
-        before, after = self.u.states[t], self.u.states[t + 1]
-        gone = [f"P{i + 1}" for i in range(self.u.trans.world.k)
-                if z3.is_true(self.m.eval(And(before[("alive", i)], Not(after[("alive", i)])), model_completion=True))]
+        gone = gone_players(self.m, self.u, self.u.states[t], self.u.states[t + 1])
         return f"{day_text(day - 1, self.called)}天亮，{'、'.join(gone)} 出局" if gone else None
 
     def told(self, t: int, mv: Move, day: int, text: str | None) -> str | None:
@@ -1797,11 +1795,16 @@ def outs_text(m, u: Unrolled, before: State, after: State, mv: Move) -> str:
     settling): otherwise a story shows the going out only in a later snapshot."""
     if mv.label not in ("day", "settle"):
         return ""
-    gone = [f"P{i + 1}" for i in range(u.trans.world.k)
-            if z3.is_true(m.eval(And(before[("alive", i)], Not(after[("alive", i)])), model_completion=True))]
+    gone = gone_players(m, u, before, after)
     if not gone:
         return ""
     return f"（{'、'.join(gone)}）" if mv.label == "settle" else f"（天亮时 {'、'.join(gone)} 出局）"
+
+
+def gone_players(m, u: Unrolled, before: State, after: State) -> list[str]:
+    """The slots alive before and out after, as told (P1…)."""
+    return [f"P{i + 1}" for i in range(u.trans.world.k)
+            if z3.is_true(m.eval(And(before[("alive", i)], Not(after[("alive", i)])), model_completion=True))]
 
 
 def gains_text(m, u: Unrolled, before: State, after: State, mv: Move | None = None) -> str:
